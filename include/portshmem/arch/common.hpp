@@ -1,0 +1,35 @@
+// Vocabulary shared by the arch headers: the few memory primitives every operation of portshmem is built from.
+// Each arch header (host, nvidia, amd) implements, in namespace portshmem::arch, exactly this interface:
+//
+//   identity     thread_rank() block_threads() block_rank() grid_blocks() wave_size() lane() wave_threads()
+//   group sync   block_sync()  wave_sync()      (barrier + memory ordering among the group's threads)
+//   atomics      load<O,S>(p) store<O,S>(p,v) exchange<O,S>(p,v) compare_exchange<O,S>(p,expected,desired) -> old
+//                fetch_add/fetch_and/fetch_or/fetch_xor<O,S>(p,v) -> old          (T: 4- and 8-byte integers)
+//   fences       fence<O,S>()       orders every earlier access of the thread (ordinary stores included)
+//                fence_comm<O,S>()  orders only the library's own accesses: bypass data stores/loads and atomics;
+//                                   where the caches allow, no write-back or invalidate (the cheap path)
+//   data         store_data<C>(p,v) / load_data<C>(p)   plain (non-atomic) access of 1, 2, 4, 8 or 16 bytes (vec16)
+//                                   with a cache hint: keep, or bypass the caches that a fence would have to flush
+//   misc         spin_pause()  time_ns()  trap()  launch(kernel, grid, block, shmem, stream, args...)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace portshmem::arch {
+
+/// Memory order of an atomic access or fence (C++ names).
+enum class order { relaxed, acquire, release, acq_rel, seq_cst };
+
+/// Who must observe an ordering: the wave, the block, every thread of this GPU, or everyone (other GPUs, CPUs).
+enum class scope { wave, block, device, system };
+
+/// Cache policy of a data access: keep (normal caching) or bypass (streaming, leaves nothing dirty to write back).
+enum class cache { keep, bypass };
+
+/// The widest unit a data copy moves per access.
+struct alignas(16) vec16 {
+  std::uint32_t x, y, z, w;
+};
+
+}  // namespace portshmem::arch

@@ -1,0 +1,158 @@
+// Host platform lowering: the "device" is the CPU. Atomics are std::atomic_ref, fences std::atomic_thread_fence;
+// the CPU's caches are coherent, so the cache hints and the comm-only fence have nothing cheaper to do.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <utility>
+
+#include "portshmem/arch/common.hpp"
+#include "portshmem/arch/host_launch.hpp"
+#include "portshmem/gpu_runtime.hpp"
+
+namespace portshmem::arch {
+
+// ---- identity -------------------------------------------------------------------------------------------------
+inline unsigned thread_rank() { return host::current_thread ? host::current_thread->thread : 0; }
+inline unsigned block_threads() { return host::current_thread ? host::current_thread->threads : 1; }
+inline unsigned block_rank() { return host::current_thread ? host::current_thread->block : 0; }
+inline unsigned grid_blocks() { return host::current_thread ? host::current_thread->blocks : 1; }
+inline unsigned wave_size() { return host::current_thread ? host::current_thread->wave_size : 1; }
+inline unsigned lane() { return thread_rank() % wave_size(); }
+inline unsigned wave_threads() { return host::current_thread ? host::current_thread->wave_threads : 1; }
+
+// ---- group sync: the barrier's mutex orders memory among the group's threads ------------------------------------
+inline void block_sync() {
+  if (host::current_thread) host::current_thread->block_barrier->arrive_and_wait();
+}
+inline void wave_sync() {
+  if (host::current_thread) host::current_thread->wave_barrier->arrive_and_wait();
+}
+
+// ---- atomics ------------------------------------------------------------------------------------------------------
+namespace host {
+constexpr std::memory_order to_std(order o) {
+  switch (o) {
+  case order::relaxed: return std::memory_order_relaxed;
+  case order::acquire: return std::memory_order_acquire;
+  case order::release: return std::memory_order_release;
+  case order::acq_rel: return std::memory_order_acq_rel;
+  default: return std::memory_order_seq_cst;
+  }
+}
+// A load may not carry release semantics, a store no acquire: map them to the strongest order each allows.
+constexpr std::memory_order load_order(order o) {
+  return o == order::release ? std::memory_order_relaxed
+         : o == order::acq_rel ? std::memory_order_acquire
+                               : to_std(o);
+}
+constexpr std::memory_order store_order(order o) {
+  return o == order::acquire ? std::memory_order_relaxed
+         : o == order::acq_rel ? std::memory_order_release
+                               : to_std(o);
+}
+}  // namespace host
+
+template <order O, scope S, class T>
+inline T load(const T* p) {
+  return std::atomic_ref<T>(*const_cast<T*>(p)).load(host::load_order(O));
+}
+template <order O, scope S, class T>
+inline void store(T* p, T v) {
+  std::atomic_ref<T>(*p).store(v, host::store_order(O));
+}
+template <order O, scope S, class T>
+inline T exchange(T* p, T v) {
+  return std::atomic_ref<T>(*p).exchange(v, host::to_std(O));
+}
+template <order O, scope S, class T>
+inline T compare_exchange(T* p, T expected, T desired) {
+  std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, host::to_std(O), host::load_order(O));
+  return expected;  // holds the old value whether or not the exchange happened
+}
+template <order O, scope S, class T>
+inline T fetch_add(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_add(v, host::to_std(O));
+}
+template <order O, scope S, class T>
+inline T fetch_and(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_and(v, host::to_std(O));
+}
+template <order O, scope S, class T>
+inline T fetch_or(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_or(v, host::to_std(O));
+}
+template <order O, scope S, class T>
+inline T fetch_xor(T* p, T v) {
+  return std::atomic_ref<T>(*p).fetch_xor(v, host::to_std(O));
+}
+
+// ---- fences -------------------------------------------------------------------------------------------------------
+template <order O, scope S>
+inline void fence() {
+  std::atomic_thread_fence(host::to_std(O));
+}
+template <order O, scope S>
+inline void fence_comm() {
+  std::atomic_thread_fence(host::to_std(O));
+}
+
+// ---- data accesses: relaxed atomics of up to 8 bytes, so a concurrent reader races with nothing undefined --------
+template <cache C, class T>
+inline void store_data(T* p, const T& v) {
+  if constexpr (sizeof(T) <= 8 && alignof(T) >= sizeof(T)) {
+    std::atomic_ref<T>(*p).store(v, std::memory_order_relaxed);
+  } else {
+    std::memcpy(static_cast<void*>(p), &v, sizeof(T));
+  }
+}
+template <cache C, class T>
+inline T load_data(const T* p) {
+  if constexpr (sizeof(T) <= 8 && alignof(T) >= sizeof(T)) {
+    return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
+  } else {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return v;
+  }
+}
+template <cache C>
+inline void store_data(vec16* p, const vec16& v) {  // two 8-byte halves: each atomic, as on GPUs
+  auto* q = reinterpret_cast<std::uint64_t*>(p);
+  std::uint64_t h[2];
+  std::memcpy(h, &v, sizeof h);
+  std::atomic_ref<std::uint64_t>(q[0]).store(h[0], std::memory_order_relaxed);
+  std::atomic_ref<std::uint64_t>(q[1]).store(h[1], std::memory_order_relaxed);
+}
+template <cache C>
+inline vec16 load_data(const vec16* p) {
+  auto* q = reinterpret_cast<std::uint64_t*>(const_cast<vec16*>(p));
+  const std::uint64_t h[2] = {std::atomic_ref<std::uint64_t>(q[0]).load(std::memory_order_relaxed),
+                              std::atomic_ref<std::uint64_t>(q[1]).load(std::memory_order_relaxed)};
+  vec16 v;
+  std::memcpy(&v, h, sizeof v);
+  return v;
+}
+
+// ---- misc ---------------------------------------------------------------------------------------------------------
+/// Spin-wait backoff: CPU threads of many PEs share few cores, so give the core away.
+inline void spin_pause() { std::this_thread::yield(); }
+inline std::uint64_t time_ns() {
+  return std::uint64_t(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+[[noreturn]] inline void trap() { std::abort(); }
+
+/// Runs kernel(args...) on a grid of CPU threads (see host_launch.hpp); synchronous, like every host-platform call.
+template <class... Params, class... Args>
+inline hipError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t /*shared_bytes*/,
+                         hipStream_t /*stream*/, Args&&... args) {
+  host::run_grid(grid.x * grid.y * grid.z, block.x * block.y * block.z, [&] { kernel(args...); });
+  return hipSuccess;
+}
+
+}  // namespace portshmem::arch

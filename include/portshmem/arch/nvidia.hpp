@@ -1,0 +1,302 @@
+// NVIDIA lowering (sm_70+, tuned for sm_90): the memory model's primitives as PTX with explicit order and scope.
+// Scopes: wave and block -> .cta, device -> .gpu, system -> .sys. PTX fences wait for the thread's outstanding accesses
+// to be performed at the fence's scope; they do not write back or invalidate caches in bulk, so the levers here are the
+// scope (.gpu is cheaper than .sys) and acq_rel versus sc. Cache operators (.cs) are performance hints only.
+#pragma once
+
+#include <cstdint>
+
+#include "portshmem/platform.hpp"
+#include "portshmem/gpu_runtime.hpp"
+#include "portshmem/arch/common.hpp"
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+#error "portshmem needs sm_70 or newer: ld/st.relaxed/acquire/release, atom.<sem>.<scope> and fence.acq_rel"
+#endif
+
+namespace portshmem::arch {
+
+namespace detail {
+PORTSHMEM_DEVICE unsigned thread_idx(int d) { return d == 0 ? threadIdx.x : d == 1 ? threadIdx.y : threadIdx.z; }
+PORTSHMEM_DEVICE unsigned block_idx(int d) { return d == 0 ? blockIdx.x : d == 1 ? blockIdx.y : blockIdx.z; }
+PORTSHMEM_DEVICE unsigned block_dim(int d) { return d == 0 ? blockDim.x : d == 1 ? blockDim.y : blockDim.z; }
+PORTSHMEM_DEVICE unsigned grid_dim(int d) { return d == 0 ? gridDim.x : d == 1 ? gridDim.y : gridDim.z; }
+inline constexpr unsigned kWaveSize = 32;
+PORTSHMEM_DEVICE void block_barrier() { __syncthreads(); }
+}  // namespace detail
+
+}  // namespace portshmem::arch
+
+#include "portshmem/arch/gpu_common.hpp"
+
+// Expands STMT(scope-string, ...) once, for the PTX scope of S; the string literals concatenate into the asm template.
+#define PORTSHMEM_NV_SCOPED(S, STMT, ...)                                                                             \
+  if constexpr ((S) == scope::system) {                                                                                \
+    STMT("sys", __VA_ARGS__);                                                                                          \
+  } else if constexpr ((S) == scope::device) {                                                                         \
+    STMT("gpu", __VA_ARGS__);                                                                                          \
+  } else {                                                                                                             \
+    STMT("cta", __VA_ARGS__);                                                                                          \
+  }
+// Every asm below is volatile with a memory clobber: the compiler must neither drop, merge, nor move memory accesses
+// across them, since the hardware ordering they request means nothing if the compiler has already reordered.
+#define PORTSHMEM_NV_LD(SC, SEM)                                                                                       \
+  if constexpr (sizeof(U) == 4)                                                                                        \
+    asm volatile("ld." SEM "." SC ".b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");                                    \
+  else                                                                                                                 \
+    asm volatile("ld." SEM "." SC ".b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory")
+#define PORTSHMEM_NV_ST(SC, SEM)                                                                                       \
+  if constexpr (sizeof(U) == 4)                                                                                        \
+    asm volatile("st." SEM "." SC ".b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");                                      \
+  else                                                                                                                 \
+    asm volatile("st." SEM "." SC ".b64 [%0], %1;" ::"l"(p), "l"(u) : "memory")
+// OP is the PTX operation with its type class (add.u, and.b, ...); the width (32/64) is appended here.
+#define PORTSHMEM_NV_RMW(SC, SEM, OP)                                                                                  \
+  if constexpr (sizeof(U) == 4)                                                                                        \
+    asm volatile("atom." SEM "." SC "." OP "32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(u) : "memory");                 \
+  else                                                                                                                 \
+    asm volatile("atom." SEM "." SC "." OP "64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(u) : "memory")
+#define PORTSHMEM_NV_CAS(SC, SEM)                                                                                      \
+  if constexpr (sizeof(U) == 4)                                                                                        \
+    asm volatile("atom." SEM "." SC ".cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(e), "r"(d) : "memory");      \
+  else                                                                                                                 \
+    asm volatile("atom." SEM "." SC ".cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(e), "l"(d) : "memory")
+#define PORTSHMEM_NV_FENCE(SC, SEM) asm volatile("fence." SEM "." SC ";" ::: "memory")
+
+namespace portshmem::arch {
+
+// ---- fences -----------------------------------------------------------------------------------------------------------
+/// relaxed: compiler barrier only; acquire/release/acq_rel: fence.acq_rel; seq_cst: fence.sc (the PTX mapping of C++).
+template <order O, scope S>
+PORTSHMEM_DEVICE void fence() {
+  if constexpr (O == order::relaxed) {
+    asm volatile("" ::: "memory");
+  } else if constexpr (O == order::seq_cst) {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_FENCE, "sc")
+  } else {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_FENCE, "acq_rel")
+  }
+}
+/// Same as fence<O, S>: a PTX fence already costs only the wait for the thread's own outstanding accesses (no cache
+/// write-back or invalidate exists to be skipped), so ordering only the library's accesses has nothing cheaper.
+template <order O, scope S>
+PORTSHMEM_DEVICE void fence_comm() {
+  fence<O, S>();
+}
+
+// ---- atomics: seq_cst = fence.sc + the acquire/release form (PTX ISA, "mapping of C++ atomics") --------------------
+namespace detail {
+// A load may not be a release, a store not an acquire: each gets the strongest order it allows (as on the host).
+constexpr bool load_acquires(order o) { return o == order::acquire || o == order::acq_rel || o == order::seq_cst; }
+constexpr bool store_releases(order o) { return o == order::release || o == order::acq_rel || o == order::seq_cst; }
+}  // namespace detail
+
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE T load(const T* p) {
+  detail::check_atomic_type<T>();
+  using U = detail::uint_t<sizeof(T)>;
+  U r;
+  if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
+  if constexpr (detail::load_acquires(O)) {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_LD, "acquire")
+  } else {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_LD, "relaxed")
+  }
+  return detail::bit_cast<T>(r);
+}
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE void store(T* p, T v) {
+  detail::check_atomic_type<T>();
+  using U = detail::uint_t<sizeof(T)>;
+  const U u = detail::bit_cast<U>(v);
+  if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
+  if constexpr (detail::store_releases(O)) {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_ST, "release")
+  } else {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_ST, "relaxed")
+  }
+}
+
+namespace detail {
+// One read-modify-write: OP is "add.u", "and.b", "or.b", "xor.b" or "exch.b" (two's complement makes add.u exact for
+// signed T too). Expands the atom for the order O of the call.
+#define PORTSHMEM_NV_RMW_ORDERED(OP)                                                                                   \
+  if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();                                                       \
+  if constexpr (O == order::relaxed) {                                                                                 \
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_RMW, "relaxed", OP)                                                            \
+  } else if constexpr (O == order::acquire) {                                                                          \
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_RMW, "acquire", OP)                                                            \
+  } else if constexpr (O == order::release) {                                                                          \
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_RMW, "release", OP)                                                            \
+  } else {                                                                                                             \
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_RMW, "acq_rel", OP)                                                            \
+  }
+#define PORTSHMEM_NV_DEFINE_RMW(NAME, OP)                                                                              \
+  template <order O, scope S, class T>                                                                                 \
+  PORTSHMEM_DEVICE T NAME(T* p, T v) {                                                                                 \
+    check_atomic_type<T>();                                                                                            \
+    using U = uint_t<sizeof(T)>;                                                                                       \
+    const U u = bit_cast<U>(v);                                                                                        \
+    U r;                                                                                                               \
+    PORTSHMEM_NV_RMW_ORDERED(OP)                                                                                       \
+    return bit_cast<T>(r);                                                                                             \
+  }
+PORTSHMEM_NV_DEFINE_RMW(rmw_exchange, "exch.b")
+PORTSHMEM_NV_DEFINE_RMW(rmw_add, "add.u")
+PORTSHMEM_NV_DEFINE_RMW(rmw_and, "and.b")
+PORTSHMEM_NV_DEFINE_RMW(rmw_or, "or.b")
+PORTSHMEM_NV_DEFINE_RMW(rmw_xor, "xor.b")
+#undef PORTSHMEM_NV_DEFINE_RMW
+#undef PORTSHMEM_NV_RMW_ORDERED
+}  // namespace detail
+
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE T exchange(T* p, T v) {
+  return detail::rmw_exchange<O, S>(p, v);
+}
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE T fetch_add(T* p, T v) {
+  return detail::rmw_add<O, S>(p, v);
+}
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE T fetch_and(T* p, T v) {
+  return detail::rmw_and<O, S>(p, v);
+}
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE T fetch_or(T* p, T v) {
+  return detail::rmw_or<O, S>(p, v);
+}
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE T fetch_xor(T* p, T v) {
+  return detail::rmw_xor<O, S>(p, v);
+}
+/// Returns the old value; the exchange happened iff it equals expected. A failed CAS has the same order as a
+/// successful one (atom.cas carries one semantics), which is at least what C++ asks of the failure path.
+template <order O, scope S, class T>
+PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
+  detail::check_atomic_type<T>();
+  using U = detail::uint_t<sizeof(T)>;
+  const U e = detail::bit_cast<U>(expected), d = detail::bit_cast<U>(desired);
+  U r;
+  if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
+  if constexpr (O == order::relaxed) {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_CAS, "relaxed")
+  } else if constexpr (O == order::acquire) {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_CAS, "acquire")
+  } else if constexpr (O == order::release) {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_CAS, "release")
+  } else {
+    PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_CAS, "acq_rel")
+  }
+  return detail::bit_cast<T>(r);
+}
+
+// ---- data accesses ----------------------------------------------------------------------------------------------------
+// keep: plain C++ access (ld/st.global once the compiler knows the space; it may vectorize and schedule freely).
+// bypass: ld/st.global.cs (cache-streaming: evict-first in L1 and L2), chosen over L1::no_allocate because it exists
+// for stores as well as loads and also keeps a bulk put from evicting the user's working set in L2. Visibility never
+// depends on it: on NVIDIA the fences order plain accesses just as well, so S only matters on AMD (same signature).
+namespace detail {
+template <class U>
+PORTSHMEM_DEVICE void st_cs(U* p, U u) {
+  if constexpr (sizeof(U) == 1)
+    asm volatile("st.global.cs.u8 [%0], %1;" ::"l"(p), "r"(static_cast<unsigned>(u)) : "memory");
+  else if constexpr (sizeof(U) == 2)
+    asm volatile("st.global.cs.u16 [%0], %1;" ::"l"(p), "h"(u) : "memory");
+  else if constexpr (sizeof(U) == 4)
+    asm volatile("st.global.cs.b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");
+  else
+    asm volatile("st.global.cs.b64 [%0], %1;" ::"l"(p), "l"(u) : "memory");
+}
+template <class U>
+PORTSHMEM_DEVICE U ld_cs(const U* p) {
+  if constexpr (sizeof(U) == 1) {
+    unsigned r;
+    asm volatile("ld.global.cs.u8 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+    return static_cast<U>(r);
+  } else {
+    U r;
+    if constexpr (sizeof(U) == 2)
+      asm volatile("ld.global.cs.u16 %0, [%1];" : "=h"(r) : "l"(p) : "memory");
+    else if constexpr (sizeof(U) == 4)
+      asm volatile("ld.global.cs.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+    else
+      asm volatile("ld.global.cs.b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
+    return r;
+  }
+}
+}  // namespace detail
+
+/// Stores v at p (1, 2, 4, 8 or 16 bytes, naturally aligned; 16 bytes as one vector access). Not ordered by itself.
+template <cache C, scope S = scope::system, class T>
+PORTSHMEM_DEVICE void store_data(T* p, const T& v) {
+  detail::check_data_type<T>();
+  if constexpr (sizeof(T) == 16) {
+    const uint4 u = detail::bit_cast<uint4>(v);
+    if constexpr (C == cache::keep) {
+      *reinterpret_cast<uint4*>(p) = u;
+    } else {
+      asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(u.x), "r"(u.y), "r"(u.z), "r"(u.w)
+                   : "memory");
+    }
+  } else {
+    using U = detail::uint_t<sizeof(T)>;
+    if constexpr (C == cache::keep)
+      *reinterpret_cast<U*>(p) = detail::bit_cast<U>(v);
+    else
+      detail::st_cs(reinterpret_cast<U*>(p), detail::bit_cast<U>(v));
+  }
+}
+/// Loads the value at p (1, 2, 4, 8 or 16 bytes, naturally aligned; 16 bytes as one vector access).
+template <cache C, scope S = scope::system, class T>
+PORTSHMEM_DEVICE T load_data(const T* p) {
+  detail::check_data_type<T>();
+  if constexpr (sizeof(T) == 16) {
+    uint4 u;
+    if constexpr (C == cache::keep) {
+      u = *reinterpret_cast<const uint4*>(p);
+    } else {
+      asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)
+                   : "l"(p)
+                   : "memory");
+    }
+    return detail::bit_cast<T>(u);
+  } else {
+    using U = detail::uint_t<sizeof(T)>;
+    if constexpr (C == cache::keep)
+      return detail::bit_cast<T>(*reinterpret_cast<const U*>(p));
+    else
+      return detail::bit_cast<T>(detail::ld_cs(reinterpret_cast<const U*>(p)));
+  }
+}
+
+// ---- wave sync --------------------------------------------------------------------------------------------------------
+/// Barrier + memory ordering among the lanes of this warp that exist (a short last warp names only its own lanes).
+PORTSHMEM_DEVICE void wave_sync() {
+  const unsigned n = wave_threads();
+  __syncwarp(n >= 32 ? 0xffffffffu : (1u << n) - 1u);
+}
+
+// ---- misc -------------------------------------------------------------------------------------------------------------
+/// Spin-wait backoff: a short sleep frees issue slots for the warps doing the work being waited for.
+PORTSHMEM_DEVICE void spin_pause() { __nanosleep(32); }
+/// Nanoseconds from %globaltimer (a global clock, comparable across SMs; its update granularity is ~1 us or finer).
+PORTSHMEM_DEVICE std::uint64_t time_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+[[noreturn]] PORTSHMEM_DEVICE void trap() {
+  __trap();
+  __builtin_unreachable();
+}
+
+}  // namespace portshmem::arch
+
+#undef PORTSHMEM_NV_SCOPED
+#undef PORTSHMEM_NV_LD
+#undef PORTSHMEM_NV_ST
+#undef PORTSHMEM_NV_RMW
+#undef PORTSHMEM_NV_CAS
+#undef PORTSHMEM_NV_FENCE

@@ -1,0 +1,53 @@
+/* The device handle: a small plain struct the runtime fills and kernels take by value (no relocatable device code).
+ * It is also the default communication context: fence and quiet order the operations issued through it. */
+#ifndef PORTSHMEM_CTX_H
+#define PORTSHMEM_CTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The API calls device code can report a bad call from (portshmem_device_error_t.call). */
+typedef enum portshmem_call_id {
+  PORTSHMEM_CALL_PUT = 1,
+  PORTSHMEM_CALL_GET,
+  PORTSHMEM_CALL_P,
+  PORTSHMEM_CALL_G,
+  PORTSHMEM_CALL_PTR,
+  PORTSHMEM_CALL_WAIT,
+  PORTSHMEM_CALL_BARRIER,
+  PORTSHMEM_CALL_AMO,
+  PORTSHMEM_CALL_SIGNAL
+} portshmem_call_id_t;
+
+/* A bad call recorded by device code (invalid PE, address outside the heap, a wait that timed out). It lives in
+ * host-visible memory so the host can read it even after a kernel trapped; portshmem_check_device_errors() prints
+ * and clears it. */
+typedef struct portshmem_device_error {
+  uint64_t count;    /* errors recorded since the last check; details below are those of the first */
+  uint32_t status;   /* a portshmem_status_t */
+  uint32_t call;     /* a portshmem_call_id_t: which API call */
+  int32_t pe;        /* the PE that recorded it */
+  int32_t target_pe; /* the PE the call named */
+  uint64_t address;  /* the address the call named (in the caller's address space) */
+  uint64_t size;     /* bytes the call named, or the awaited value for a wait */
+} portshmem_device_error_t;
+
+typedef struct portshmem_ctx {
+  int32_t my_pe;
+  int32_t n_pes;
+  char* heap;                      /* this PE's symmetric heap */
+  uint64_t heap_size;              /* bytes in every PE's heap */
+  char* const* peer_heaps;         /* [n_pes]: each PE's heap as mapped here; NULL where no load/store path exists */
+  portshmem_device_error_t* error; /* host-visible error record */
+  uint64_t timeout_ns;             /* bound on device waits; 0 = wait forever (PORTSHMEM_TIMEOUT) */
+} portshmem_ctx_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PORTSHMEM_CTX_H */

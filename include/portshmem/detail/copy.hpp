@@ -1,0 +1,76 @@
+// The data mover under every put and get: a group of threads copies n bytes with the widest access the two
+// addresses' relative alignment allows (16, 8, 4, 2 or 1 byte), through arch::store_data/load_data so the cache
+// hint (keep or bypass) reaches the instruction. On GPUs threads take interleaved units (coalesced); on the host
+// platform each thread takes contiguous runs (no false sharing between CPU cores).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "portshmem/arch.hpp"
+
+namespace portshmem::detail {
+
+/// Units each thread copies contiguously before moving on by the group's stride.
+inline constexpr std::size_t kCopyRunUnits = PORTSHMEM_PLATFORM_HOST ? 512 : 1;
+/// Independent loads a GPU thread keeps in flight before storing (memory-level parallelism).
+inline constexpr unsigned kCopyUnroll = 4;
+
+template <class Unit, arch::cache C>
+PORTSHMEM_DEVICE void copy_units(Unit* dst, const Unit* src, std::size_t units, unsigned rank, unsigned size) {
+  if constexpr (kCopyRunUnits == 1) {
+    const std::size_t stride = std::size_t(size) * kCopyUnroll;
+    std::size_t i = rank;
+    for (; i + (kCopyUnroll - 1) * std::size_t(size) < units; i += stride) {
+      Unit v[kCopyUnroll];
+#pragma unroll
+      for (unsigned k = 0; k < kCopyUnroll; ++k) v[k] = arch::load_data<C>(src + i + k * std::size_t(size));
+#pragma unroll
+      for (unsigned k = 0; k < kCopyUnroll; ++k) arch::store_data<C>(dst + i + k * std::size_t(size), v[k]);
+    }
+    for (; i < units; i += size) arch::store_data<C>(dst + i, arch::load_data<C>(src + i));
+  } else {
+    const std::size_t stride = std::size_t(size) * kCopyRunUnits;
+    for (std::size_t run = std::size_t(rank) * kCopyRunUnits; run < units; run += stride) {
+      const std::size_t end = run + kCopyRunUnits < units ? run + kCopyRunUnits : units;
+      for (std::size_t i = run; i < end; ++i) arch::store_data<C>(dst + i, arch::load_data<C>(src + i));
+    }
+  }
+}
+
+/// Copies the bytes [0, n) by the group's threads, splitting into an unaligned head, a body of Units, and a tail.
+template <class Unit, arch::cache C>
+PORTSHMEM_DEVICE void copy_aligned_as(char* dst, const char* src, std::size_t n, unsigned rank, unsigned size) {
+  constexpr std::size_t U = sizeof(Unit);
+  std::size_t head = (U - reinterpret_cast<std::uintptr_t>(dst) % U) % U;
+  if (head > n) head = n;
+  const std::size_t units = (n - head) / U;
+  const std::size_t tail_start = head + units * U;
+  for (std::size_t i = rank; i < head; i += size) arch::store_data<C>(dst + i, arch::load_data<C>(src + i));
+  copy_units<Unit, C>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units, rank,
+                      size);
+  for (std::size_t i = tail_start + rank; i < n; i += size) {
+    arch::store_data<C>(dst + i, arch::load_data<C>(src + i));
+  }
+}
+
+/// Copies n bytes from src to dst (non-overlapping) using the group's threads rank in [0, size).
+template <arch::cache C>
+PORTSHMEM_DEVICE void copy_bytes(void* dst_, const void* src_, std::size_t n, unsigned rank, unsigned size) {
+  char* dst = static_cast<char*>(dst_);
+  const char* src = static_cast<const char*>(src_);
+  const std::uintptr_t skew = reinterpret_cast<std::uintptr_t>(dst) ^ reinterpret_cast<std::uintptr_t>(src);
+  if (skew % 16 == 0) {
+    copy_aligned_as<arch::vec16, C>(dst, src, n, rank, size);
+  } else if (skew % 8 == 0) {
+    copy_aligned_as<std::uint64_t, C>(dst, src, n, rank, size);
+  } else if (skew % 4 == 0) {
+    copy_aligned_as<std::uint32_t, C>(dst, src, n, rank, size);
+  } else if (skew % 2 == 0) {
+    copy_aligned_as<std::uint16_t, C>(dst, src, n, rank, size);
+  } else {
+    copy_aligned_as<std::uint8_t, C>(dst, src, n, rank, size);
+  }
+}
+
+}  // namespace portshmem::detail

@@ -1,0 +1,50 @@
+// Which platform this build targets and how functions are marked for it. One of the two places (with arch/) where
+// vendor macros may be tested; everything else uses the PORTSHMEM_* names defined here.
+#pragma once
+
+#include "portshmem/config.h"  // PORTSHMEM_PLATFORM_{HOST,NVIDIA,AMD}, fixed when the library was built
+
+#if (PORTSHMEM_PLATFORM_HOST + PORTSHMEM_PLATFORM_NVIDIA + PORTSHMEM_PLATFORM_AMD) != 1
+#error "portshmem/config.h must select exactly one platform"
+#endif
+
+// PORTSHMEM_GPU_COMPILER: this translation unit is compiled by a GPU compiler (nvcc, or clang/hipcc in HIP mode),
+// so __device__ code and kernel launches are available. Plain C++ units of a GPU build see only the host API.
+#if PORTSHMEM_PLATFORM_NVIDIA && defined(__CUDACC__)
+#define PORTSHMEM_GPU_COMPILER 1
+#elif PORTSHMEM_PLATFORM_AMD && defined(__HIP__)
+#define PORTSHMEM_GPU_COMPILER 1
+#else
+#define PORTSHMEM_GPU_COMPILER 0
+#endif
+
+// PORTSHMEM_DEVICE_PASS: the current compilation pass generates device code (GPU) — or this is the host platform,
+// whose "device" is the CPU.
+#if PORTSHMEM_PLATFORM_HOST || defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define PORTSHMEM_DEVICE_PASS 1
+#else
+#define PORTSHMEM_DEVICE_PASS 0
+#endif
+
+// The device API exists where kernels can be written: the host platform, or a GPU compiler.
+#define PORTSHMEM_HAS_DEVICE_API (PORTSHMEM_PLATFORM_HOST || PORTSHMEM_GPU_COMPILER)
+
+#if PORTSHMEM_GPU_COMPILER
+#define PORTSHMEM_DEVICE __device__ __forceinline__
+#define PORTSHMEM_HOST_DEVICE __host__ __device__ __forceinline__
+#define PORTSHMEM_GLOBAL __global__
+#define PORTSHMEM_DEVICE_VAR __device__
+#else
+#define PORTSHMEM_DEVICE inline
+#define PORTSHMEM_HOST_DEVICE inline
+#define PORTSHMEM_GLOBAL
+#define PORTSHMEM_DEVICE_VAR
+#endif
+
+#if PORTSHMEM_PLATFORM_NVIDIA
+#define PORTSHMEM_PLATFORM_NAME "nvidia"
+#elif PORTSHMEM_PLATFORM_AMD
+#define PORTSHMEM_PLATFORM_NAME "amd"
+#else
+#define PORTSHMEM_PLATFORM_NAME "host"
+#endif

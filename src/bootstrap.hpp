@@ -1,0 +1,41 @@
+// The runtime's only way to talk to other PEs before the heaps are mapped: a small collective interface, so a
+// TCP or unique-id bootstrap can replace MPI later without touching the rest.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "portshmem/status.h"
+
+namespace portshmem::detail {
+
+class bootstrap {
+ public:
+  virtual ~bootstrap() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// Ranks on this node (processes that can share memory), in rank order; node_rank() indexes it.
+  virtual const std::vector<int>& node_ranks() const = 0;
+  virtual int node_rank() const = 0;
+  /// Every rank's node index (node 0 holds rank 0): which PEs may share memory with which.
+  virtual const std::vector<int>& node_of() const = 0;
+
+  /// all[r * bytes .. ) receives rank r's `mine`.
+  virtual portshmem_status_t allgather(const void* mine, void* all, std::size_t bytes) = 0;
+  virtual portshmem_status_t barrier() = 0;
+  /// Minimum and maximum of v over all ranks, and the ranks holding them (for mismatch messages).
+  virtual portshmem_status_t min_max(std::uint64_t v, std::uint64_t* min, int* min_rank, std::uint64_t* max,
+                                     int* max_rank) = 0;
+};
+
+/// Collective: the worst status any rank passes (so all ranks fail together instead of some waiting forever on the
+/// others); logs which rank failed on the ranks that did not.
+portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine);
+
+/// MPI bootstrap over a duplicate of comm (an MPI_Comm passed as void*, so this header does not need mpi.h).
+/// Initializes MPI first when owns_mpi; finalizes it on destruction then.
+portshmem_status_t make_mpi_bootstrap(const void* comm, bool init_mpi, std::unique_ptr<bootstrap>* out);
+
+}  // namespace portshmem::detail

@@ -1,0 +1,301 @@
+#include "env.hpp"
+
+#include <array>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+
+namespace portshmem::detail {
+namespace {
+
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+
+enum class outcome { ok, junk, overflow };
+
+char lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
+// Reads the leading decimal digits of text (at least one; no sign) and leaves the rest in text.
+outcome take_digits(std::string_view& text, std::uint64_t& value) {
+  std::size_t count = 0;
+  value = 0;
+  bool overflow = false;
+  for (; count < text.size() && text[count] >= '0' && text[count] <= '9'; ++count) {
+    const auto digit = static_cast<std::uint64_t>(text[count] - '0');
+    if (value > (kU64Max - digit) / 10) overflow = true; // keep consuming, so "99...9x" still reads as junk
+    value = value * 10 + digit;
+  }
+  if (count == 0) return outcome::junk;
+  text.remove_prefix(count);
+  return overflow ? outcome::overflow : outcome::ok;
+}
+
+outcome scale(std::uint64_t value, std::uint64_t unit, std::uint64_t& out) {
+  if (value != 0 && unit > kU64Max / value) return outcome::overflow;
+  out = value * unit;
+  return outcome::ok;
+}
+
+constexpr std::array<char, 6> kSizeSuffixes = {'k', 'm', 'g', 't', 'p', 'e'}; // 2^10, 2^20, ... 2^60
+
+outcome read_size(std::string_view text, std::uint64_t& bytes) {
+  std::uint64_t value = 0;
+  const outcome digits = take_digits(text, value);
+  std::uint64_t unit = 1;
+  if (!text.empty() && !iequals(text, "b")) {
+    std::size_t index = 0;
+    while (index < kSizeSuffixes.size() && kSizeSuffixes[index] != lower(text.front())) ++index;
+    if (index == kSizeSuffixes.size()) return outcome::junk;
+    const std::string_view tail = text.substr(1);
+    if (!tail.empty() && !iequals(tail, "b") && !iequals(tail, "ib")) return outcome::junk;
+    unit = std::uint64_t{1} << (10 * (index + 1));
+  }
+  if (digits != outcome::ok) return digits;
+  return scale(value, unit, bytes);
+}
+
+struct time_unit {
+  std::string_view name;
+  std::uint64_t ns;
+};
+// Ordered largest first so format_duration_ns picks the coarsest exact unit.
+constexpr std::array<time_unit, 6> kTimeUnits = {{{"h", 3'600'000'000'000},
+                                                  {"m", 60'000'000'000},
+                                                  {"s", 1'000'000'000},
+                                                  {"ms", 1'000'000},
+                                                  {"us", 1'000},
+                                                  {"ns", 1}}};
+
+outcome read_duration(std::string_view text, std::uint64_t& ns) {
+  std::uint64_t value = 0;
+  const outcome digits = take_digits(text, value);
+  std::uint64_t unit = 1'000'000'000; // a plain number is seconds
+  if (!text.empty()) {
+    unit = 0;
+    for (const auto& candidate : kTimeUnits)
+      if (iequals(text, candidate.name)) unit = candidate.ns;
+    if (unit == 0) return outcome::junk;
+  }
+  if (digits != outcome::ok) return digits;
+  return scale(value, unit, ns);
+}
+
+const char* read_bool(std::string_view text, bool& out) {
+  for (std::string_view yes : {"1", "true", "yes", "on"}) {
+    if (iequals(text, yes)) {
+      out = true;
+      return nullptr;
+    }
+  }
+  for (std::string_view no : {"0", "false", "no", "off"}) {
+    if (iequals(text, no)) {
+      out = false;
+      return nullptr;
+    }
+  }
+  return "is not a boolean";
+}
+
+constexpr std::array<std::string_view, 4> kLevelNames = {"ERROR", "WARN", "INFO", "TRACE"}; // log_level order
+constexpr std::array<std::string_view, 3> kTransportNames = {"auto", "ipc", "rdma"};        // transport_choice order
+
+template <typename Enum, std::size_t N>
+const char* read_enum(std::string_view text, const std::array<std::string_view, N>& names, Enum& out,
+                      const char* refusal) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (iequals(text, names[i])) {
+      out = static_cast<Enum>(i);
+      return nullptr;
+    }
+  }
+  return refusal;
+}
+
+const char* refusal_of(outcome result, const char* junk) {
+  return result == outcome::ok ? nullptr : result == outcome::overflow ? "is too large" : junk;
+}
+
+// The registry: the one place a variable is declared. docs/env.md mirrors it (a unit test keeps them in step).
+constexpr env_entry kRegistry[] = {
+    {"PORTSHMEM_HEAP_SIZE", "size", "1G",
+     "a byte count with an optional binary suffix K, M, G, T, P or E and an optional B or iB "
+     "(1073741824, 512M, 512MiB, 64K, 2G, 1T)",
+     "Symmetric heap bytes reserved per PE; every portshmem_malloc is carved from it.",
+     [](std::string_view text, config& out) -> const char* {
+       std::uint64_t bytes = 0;
+       if (const char* why = refusal_of(read_size(text, bytes), "is not a size")) return why;
+       if (bytes == 0) return "is zero bytes";
+       if (bytes > std::numeric_limits<std::size_t>::max()) return "is too large";
+       out.heap_size = static_cast<std::size_t>(bytes);
+       return nullptr;
+     },
+     [](const config& c) { return format_size(c.heap_size); }},
+    {"PORTSHMEM_DEBUG", "enum", "WARN", "ERROR, WARN, INFO or TRACE (any case)",
+     "Most verbose log level printed to stderr; errors always print.",
+     [](std::string_view text, config& out) { return read_enum(text, kLevelNames, out.debug, "is not a log level"); },
+     [](const config& c) { return std::string(kLevelNames[static_cast<std::size_t>(c.debug)]); }},
+    {"PORTSHMEM_TRANSPORT", "enum", "auto", "auto, ipc or rdma (any case)",
+     "Transport used for every peer; auto picks ipc for peers whose heap can be mapped and rdma otherwise.",
+     [](std::string_view text, config& out) {
+       return read_enum(text, kTransportNames, out.transport, "is not a transport");
+     },
+     [](const config& c) { return std::string(kTransportNames[static_cast<std::size_t>(c.transport)]); }},
+    {"PORTSHMEM_TIMEOUT", "duration", "0",
+     "0 (no bound) or a whole number with an optional unit ns, us, ms, s, m or h (30s, 500ms, 2m, 100us; "
+     "no unit means seconds)",
+     "Bound on device-side waits; a wait that exceeds it reports PE, call and address instead of hanging.",
+     [](std::string_view text, config& out) {
+       return refusal_of(read_duration(text, out.timeout_ns), "is not a duration");
+     },
+     [](const config& c) { return format_duration_ns(c.timeout_ns); }},
+    {"PORTSHMEM_DEVICE", "int", "-1", "-1 (pick by local rank) or a GPU index (0 or more)",
+     "GPU index this PE uses; -1 picks the local rank modulo the visible GPU count.",
+     [](std::string_view text, config& out) -> const char* {
+       int value = 0;
+       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+       if (ec == std::errc::result_out_of_range) return "is too large";
+       if (ec != std::errc() || end != text.data() + text.size() || value < -1) return "is not a GPU index";
+       out.device = value;
+       return nullptr;
+     },
+     [](const config& c) { return std::to_string(c.device); }},
+    {"PORTSHMEM_INFO", "bool", "0", "0, 1, true, false, yes, no, on or off (any case)",
+     "When true, PE 0 prints this configuration and the per-peer transport table at init.",
+     [](std::string_view text, config& out) { return read_bool(text, out.info); },
+     [](const config& c) { return std::string(c.info ? "1" : "0"); }},
+};
+
+// Quotes a user's value for a message: escapes quotes and control bytes, and cuts very long values short.
+std::string quoted(std::string_view value) {
+  constexpr std::size_t kShown = 64;
+  std::string out = "\"";
+  for (std::size_t i = 0; i < value.size() && i < kShown; ++i) {
+    const auto c = static_cast<unsigned char>(value[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (value.size() > kShown) out += "...";
+  return out + "\"";
+}
+
+} // namespace
+
+std::span<const env_entry> env_registry() {
+  return kRegistry;
+}
+
+const env_entry* find_env_entry(std::string_view name) {
+  for (const auto& entry : kRegistry)
+    if (name == entry.name) return &entry;
+  return nullptr;
+}
+
+env_lookup process_env() {
+  return [](const char* name) -> const char* { return std::getenv(name); };
+}
+
+config default_config() {
+  config c{};
+  // Defaults parse through the same code as user values, so the registry text is the only statement of them.
+  for (const auto& entry : kRegistry) entry.parse(entry.default_value, c);
+  return c;
+}
+
+portshmem_status_t load_config(const env_lookup& lookup, config* out, std::string* error) {
+  if (out == nullptr || !lookup) return PORTSHMEM_ERR_INVALID_ARG;
+  config c = default_config();
+  for (const auto& entry : kRegistry) {
+    const char* raw = lookup(entry.name);
+    if (raw == nullptr) continue;
+    const std::string_view text = trim(raw);
+    if (text.empty()) continue; // "VAR=" in a job script means "not set", as with most HPC runtimes
+    if (const char* why = entry.parse(text, c)) {
+      if (error != nullptr)
+        *error = std::string(entry.name) + "=" + quoted(raw) + " " + why + "; accepted: " + entry.accepted + ".";
+      return PORTSHMEM_ERR_ENV;
+    }
+  }
+  *out = c;
+  return PORTSHMEM_SUCCESS;
+}
+
+std::string describe_config(const config& c) {
+  std::string text;
+  for (const auto& entry : kRegistry)
+    text += std::string(entry.name) + "=" + entry.show(c) + " (default " + entry.default_value + ")\n";
+  return text;
+}
+
+std::vector<std::string> unknown_env_names(const char* const* envp) {
+  constexpr std::string_view kPrefix = "PORTSHMEM_";
+  std::vector<std::string> unknown;
+  for (; envp != nullptr && *envp != nullptr; ++envp) {
+    const std::string_view item = *envp;
+    if (item.substr(0, kPrefix.size()) != kPrefix) continue;
+    const std::string_view name = item.substr(0, item.find('='));
+    if (find_env_entry(name) == nullptr) unknown.emplace_back(name);
+  }
+  return unknown;
+}
+
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  std::uint64_t bytes = 0;
+  if (read_size(text, bytes) != outcome::ok) return std::nullopt;
+  return bytes;
+}
+
+std::optional<std::uint64_t> parse_duration_ns(std::string_view text) {
+  std::uint64_t ns = 0;
+  if (read_duration(text, ns) != outcome::ok) return std::nullopt;
+  return ns;
+}
+
+std::optional<bool> parse_bool(std::string_view text) {
+  bool value = false;
+  if (read_bool(text, value) != nullptr) return std::nullopt;
+  return value;
+}
+
+std::string format_size(std::uint64_t bytes) {
+  for (std::size_t index = kSizeSuffixes.size(); bytes != 0 && index-- > 0;) {
+    const std::uint64_t unit = std::uint64_t{1} << (10 * (index + 1));
+    if (bytes % unit == 0) return std::to_string(bytes / unit) + static_cast<char>(kSizeSuffixes[index] - 'a' + 'A');
+  }
+  return std::to_string(bytes);
+}
+
+std::string format_duration_ns(std::uint64_t ns) {
+  if (ns == 0) return "0";
+  for (const auto& unit : kTimeUnits)
+    if (ns % unit.ns == 0) return std::to_string(ns / unit.ns) + std::string(unit.name);
+  return std::to_string(ns) + "ns"; // unreachable: every value is a whole number of ns
+}
+
+} // namespace portshmem::detail

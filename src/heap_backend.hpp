@@ -1,0 +1,32 @@
+// The memory behind the symmetric heaps: this PE's heap and the node peers' heaps mapped into this process.
+// One implementation per platform family: POSIX shared memory on the host platform (src/ipc/shm_heap.cpp), GPU
+// memory shared through IPC handles on GPUs (src/ipc/gpu_ipc_heap.cpp).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "bootstrap.hpp"
+#include "env.hpp"
+#include "portshmem/status.h"
+
+namespace portshmem::detail {
+
+class heap_backend {
+ public:
+  virtual ~heap_backend() = default;
+  /// This PE's heap (device memory on GPUs), heap_size bytes, zeroed at creation.
+  virtual char* local() const = 0;
+  /// Which mechanism maps peers ("posix-shm", "gpu-ipc"), for logs and portshmem-info.
+  virtual const char* name() const = 0;
+  /// The GPU this PE uses (-1 on the host platform).
+  virtual int device() const = 0;
+};
+
+/// Creates this PE's heap and maps every node peer's heap: peers[r] receives rank r's heap as seen here for each
+/// rank r on this node (its own included); other entries stay null. Collective over boot.
+portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
+                                     std::vector<char*>* peers);
+
+}  // namespace portshmem::detail

@@ -1,0 +1,111 @@
+// GPU heaps: each PE allocates its heap on its GPU and shares it with the PEs of its node through IPC memory
+// handles (cudaIpc / hipIpc), exchanged over the bootstrap. PE -> GPU is local rank modulo the GPU count unless
+// PORTSHMEM_DEVICE says otherwise; several PEs may share a GPU (then MPS keeps their kernels concurrent).
+#include <cstring>
+#include <string>
+
+#include "heap_backend.hpp"
+#include "log.hpp"
+#include "portshmem/gpu_runtime.hpp"
+
+namespace portshmem::detail {
+namespace {
+
+#define PORTSHMEM_GPU_CHECK(call)                                                                                     \
+  do {                                                                                                                \
+    if (hipError_t e_ = (call); e_ != hipSuccess) {                                                                   \
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "%s failed: %s", #call, hipGetErrorString(e_));                        \
+    }                                                                                                                 \
+  } while (0)
+
+class gpu_ipc_heap final : public heap_backend {
+ public:
+  explicit gpu_ipc_heap(std::size_t size) : size_(size) {}
+  ~gpu_ipc_heap() override {
+    for (char* p : opened_) hipIpcCloseMemHandle(p);
+    if (local_) hipFree(local_);
+  }
+  char* local() const override { return local_; }
+  const char* name() const override { return "gpu-ipc"; }
+  int device() const override { return device_; }
+
+  portshmem_status_t start(bootstrap& boot, const config& cfg, std::vector<char*>* peers) {
+    portshmem_status_t status = create(boot, cfg);
+    // Handles travel even when this PE failed (zeroed), so every PE reaches the same collective calls.
+    hipIpcMemHandle_t mine;
+    std::memset(&mine, 0, sizeof mine);
+    if (status == PORTSHMEM_SUCCESS) status = export_handle(&mine);
+    std::vector<hipIpcMemHandle_t> handles(boot.size());
+    if (auto s = boot.allgather(&mine, handles.data(), sizeof mine); s != PORTSHMEM_SUCCESS) return s;
+    status = agree_status(boot, status);
+    if (status != PORTSHMEM_SUCCESS) return status;
+
+    peers->assign(boot.size(), nullptr);
+    for (int r : boot.node_ranks()) {
+      if (r == boot.rank()) {
+        (*peers)[r] = local_;
+        continue;
+      }
+      void* p = nullptr;
+      if (hipError_t e = hipIpcOpenMemHandle(&p, handles[r], hipIpcMemLazyEnablePeerAccess); e != hipSuccess) {
+        status = PORTSHMEM_FAIL(PORTSHMEM_ERR_UNREACHABLE,
+                                "opening PE %d's heap (IPC handle) on GPU %d failed: %s; its GPU may have no peer "
+                                "access to this one",
+                                r, device_, hipGetErrorString(e));
+        break;
+      }
+      opened_.push_back(static_cast<char*>(p));
+      (*peers)[r] = static_cast<char*>(p);
+    }
+    return agree_status(boot, status);
+  }
+
+ private:
+  portshmem_status_t create(bootstrap& boot, const config& cfg) {
+    int count = 0;
+    PORTSHMEM_GPU_CHECK(hipGetDeviceCount(&count));
+    if (count <= 0) return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "no GPU is visible to this process");
+    device_ = cfg.device >= 0 ? cfg.device : boot.node_rank() % count;
+    if (device_ >= count) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV, "PORTSHMEM_DEVICE=%d but only %d GPU(s) are visible", device_, count);
+    }
+    PORTSHMEM_GPU_CHECK(hipSetDevice(device_));
+    const int sharing = (int(boot.node_ranks().size()) + count - 1) / count;
+    if (sharing > 1 && boot.node_rank() == 0) {
+      PORTSHMEM_LOG(info, "%d PEs share each GPU of this node: run under MPS (scripts/portshmem-run starts "
+                    "it) or their kernels time-slice", sharing);
+    }
+    void* p = nullptr;
+    if (hipError_t e = hipMalloc(&p, size_); e != hipSuccess) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
+                            "allocating the %zu-byte symmetric heap on GPU %d failed: %s (PORTSHMEM_HEAP_SIZE sets it)",
+                            size_, device_, hipGetErrorString(e));
+    }
+    local_ = static_cast<char*>(p);
+    PORTSHMEM_GPU_CHECK(hipMemset(local_, 0, size_));
+    PORTSHMEM_GPU_CHECK(hipDeviceSynchronize());
+    return PORTSHMEM_SUCCESS;
+  }
+
+  portshmem_status_t export_handle(hipIpcMemHandle_t* handle) {
+    PORTSHMEM_GPU_CHECK(hipIpcGetMemHandle(handle, local_));
+    return PORTSHMEM_SUCCESS;
+  }
+
+  std::size_t size_;
+  int device_ = -1;
+  char* local_ = nullptr;
+  std::vector<char*> opened_;
+};
+
+}  // namespace
+
+portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
+                                     std::vector<char*>* peers) {
+  auto heap = std::make_unique<gpu_ipc_heap>(cfg.heap_size);
+  if (auto s = heap->start(boot, cfg, peers); s != PORTSHMEM_SUCCESS) return s;
+  *out = std::move(heap);
+  return PORTSHMEM_SUCCESS;
+}
+
+}  // namespace portshmem::detail

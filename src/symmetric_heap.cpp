@@ -1,0 +1,148 @@
+// Collective allocation of symmetric memory. Every PE runs the same deterministic allocator, so a block has the same
+// offset everywhere; before allocating, the PEs compare their requests, and a mismatch fails on every PE (nothing is
+// allocated anywhere) instead of silently breaking symmetry.
+#include <cstdint>
+#include <limits>
+
+#include "log.hpp"
+#include "portshmem/detail/internal_area.hpp"
+#include "portshmem/gpu_runtime.hpp"
+#include "runtime.hpp"
+
+namespace portshmem::detail {
+namespace {
+
+thread_local portshmem_status_t t_last_status = PORTSHMEM_SUCCESS;
+
+inline constexpr std::size_t kDefaultAlignment = 256;
+
+/// Collective: checks that every PE passes the same value; logs the disagreement on every PE otherwise.
+portshmem_status_t same_everywhere(runtime& rt, std::uint64_t v, const char* call, const char* what) {
+  std::uint64_t lo = 0, hi = 0;
+  int lo_pe = 0, hi_pe = 0;
+  if (auto s = rt.boot->min_max(v, &lo, &lo_pe, &hi, &hi_pe); s != PORTSHMEM_SUCCESS) return s;
+  if (lo == hi) return PORTSHMEM_SUCCESS;
+  return PORTSHMEM_FAIL(PORTSHMEM_ERR_MISMATCH,
+                        "%s is collective, but PEs passed different %s: PE %d passed %llu and PE %d passed %llu (this PE "
+                        "%llu); nothing was allocated or freed",
+                        call, what, lo_pe, (unsigned long long)lo, hi_pe, (unsigned long long)hi,
+                        (unsigned long long)v);
+}
+
+/// Collective allocation; a PE whose arguments already failed (overflow) still takes part, so no PE waits forever.
+void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* call,
+               portshmem_status_t argument_status = PORTSHMEM_SUCCESS) {
+  runtime* rt = current();
+  if (!rt) {
+    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "%s called before portshmem_init", call));
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(rt->mutex);
+  // Size and alignment are compared together: one collective call, and either mismatch fails everywhere.
+  portshmem_status_t s = same_everywhere(*rt, size, call, "sizes");
+  if (s == PORTSHMEM_SUCCESS) s = same_everywhere(*rt, alignment, call, "alignments");
+  if (s == PORTSHMEM_SUCCESS) s = argument_status;
+  if (s != PORTSHMEM_SUCCESS) return set_last_status(s), nullptr;
+  if (size == 0) return set_last_status(PORTSHMEM_SUCCESS), nullptr;  // OpenSHMEM: a zero-size request gives NULL
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", call,
+                                   alignment));
+    return nullptr;
+  }
+  // The heap base is page aligned and the internal area is a multiple of any alignment up to 64 KiB; beyond that
+  // offsets alone cannot promise alignment of the address.
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(rt->heap->local()) + kInternalHeapBytes;
+  if (base % alignment != 0) {
+    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu exceeds what the heap base offers",
+                                   call, alignment));
+    return nullptr;
+  }
+  const auto offset = rt->allocator.allocate(size, alignment);
+  if (!offset) {
+    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
+                                   "%s(%zu) failed: symmetric heap exhausted (%zu of %zu bytes in use, largest free "
+                                   "range %zu); raise PORTSHMEM_HEAP_SIZE",
+                                   call, size, rt->allocator.bytes_in_use(), rt->allocator.capacity(),
+                                   rt->allocator.largest_free()));
+    return nullptr;
+  }
+  char* p = reinterpret_cast<char*>(base) + *offset;
+  if (zero) {
+    portshmem_status_t cleared = PORTSHMEM_SUCCESS;
+    if (hipMemset(p, 0, size) != hipSuccess || hipDeviceSynchronize() != hipSuccess) {
+      cleared = PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "%s: clearing %zu bytes failed", call, size);
+    }
+    // Agreeing is also the barrier calloc needs: no PE puts into the block before its owner has cleared it.
+    if (cleared = agree_status(*rt->boot, cleared); cleared != PORTSHMEM_SUCCESS) {
+      rt->allocator.release(*offset);
+      return set_last_status(cleared), nullptr;
+    }
+  }
+  PORTSHMEM_LOG(trace, "%s(%zu) -> offset %zu", call, size, *offset);
+  set_last_status(PORTSHMEM_SUCCESS);
+  return p;
+}
+
+}  // namespace
+
+portshmem_status_t set_last_status(portshmem_status_t s) { return t_last_status = s; }
+
+}  // namespace portshmem::detail
+
+using namespace portshmem::detail;
+
+extern "C" {
+
+void* portshmem_malloc(size_t size) { return allocate(size, kDefaultAlignment, false, "portshmem_malloc"); }
+
+void* portshmem_align(size_t alignment, size_t size) { return allocate(size, alignment, false, "portshmem_align"); }
+
+void* portshmem_calloc(size_t count, size_t size) {
+  const bool overflow = size != 0 && count > std::numeric_limits<size_t>::max() / size;
+  if (overflow && current()) {
+    PORTSHMEM_LOG(error, "portshmem_calloc(%zu, %zu): the product overflows size_t", count, size);
+  }
+  return allocate(overflow ? std::numeric_limits<size_t>::max() : count * size, kDefaultAlignment, true,
+                  "portshmem_calloc", overflow ? PORTSHMEM_ERR_OVERFLOW : PORTSHMEM_SUCCESS);
+}
+
+portshmem_status_t portshmem_free(void* ptr) {
+  runtime* rt = current();
+  if (!rt) return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_free called before portshmem_init");
+  std::lock_guard<std::mutex> lock(rt->mutex);
+  // Compared across PEs as heap offsets; NULL and addresses outside the heap get fixed codes, so every PE passing
+  // the same kind of argument agrees and a mix of kinds is a mismatch.
+  constexpr std::uint64_t kNull = ~std::uint64_t(0), kOutside = kNull - 1;
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(rt->heap->local()) + kInternalHeapBytes;
+  const std::uintptr_t raw = reinterpret_cast<std::uintptr_t>(ptr) - base;
+  const std::uint64_t offset = !ptr ? kNull : raw < rt->allocator.capacity() ? std::uint64_t(raw) : kOutside;
+  if (auto s = same_everywhere(*rt, offset, "portshmem_free", "blocks (heap offsets)"); s != PORTSHMEM_SUCCESS) {
+    return s;
+  }
+  if (offset == kOutside) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC, "portshmem_free(%p): not an address in the symmetric heap", ptr);
+  }
+  if (!ptr) return PORTSHMEM_SUCCESS;
+  // Wait until no PE can still be touching the block through a put in flight, then free it everywhere.
+  if (auto s = portshmem_barrier_all(); s != PORTSHMEM_SUCCESS) return s;
+  if (!rt->allocator.release(offset)) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC,
+                          "portshmem_free(%p): not the start of a live block of the symmetric heap", ptr);
+  }
+  return PORTSHMEM_SUCCESS;
+}
+
+portshmem_status_t portshmem_last_status(void) { return t_last_status; }
+
+void* portshmem_ptr(const void* addr, int pe) {
+  runtime* rt = current();
+  if (!rt) return set_last_status(PORTSHMEM_ERR_NOT_INITIALIZED), nullptr;
+  if (pe < 0 || pe >= rt->boot->size()) return set_last_status(PORTSHMEM_ERR_INVALID_PE), nullptr;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(rt->ctx.heap);
+  if (offset >= rt->cfg.heap_size) return set_last_status(PORTSHMEM_ERR_NOT_SYMMETRIC), nullptr;
+  if (!rt->peer_heaps[pe]) return set_last_status(PORTSHMEM_ERR_UNREACHABLE), nullptr;
+  set_last_status(PORTSHMEM_SUCCESS);
+  return rt->peer_heaps[pe] + offset;
+}
+
+}  // extern "C"

@@ -1,0 +1,72 @@
+// Shared pieces of the multi-process tests. Every PE runs every test in the same order, so a test must reach each
+// collective call (malloc, free, barrier) on every PE: checks use EXPECT_*, never an early return.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <portshmem/portshmem.hpp>
+
+namespace mp {
+
+/// Threads per block in tests: CPU threads are costly on the host platform.
+inline constexpr unsigned kBlockThreads = PORTSHMEM_PLATFORM_HOST ? 16 : 256;
+
+inline portshmem::ctx context() {
+  portshmem::ctx c{};
+  EXPECT_EQ(portshmem_get_ctx(&c), PORTSHMEM_SUCCESS);
+  return c;
+}
+inline int me() { return portshmem_my_pe(); }
+inline int npes() { return portshmem_n_pes(); }
+inline int next_pe() { return (me() + 1) % npes(); }
+inline int prev_pe() { return (me() + npes() - 1) % npes(); }
+
+/// Runs kernel(args...) and waits for it; the kernel must have launched and finished without error.
+template <class... Params, class... Args>
+void run(void (*kernel)(Params...), dim3 grid, dim3 block, Args&&... args) {
+  ASSERT_EQ(portshmem::launch(kernel, grid, block, static_cast<Args&&>(args)...), hipSuccess);
+  ASSERT_EQ(hipDeviceSynchronize(), hipSuccess);
+}
+
+/// Symmetric allocation that must succeed (the same on every PE).
+template <class T>
+T* sym_alloc(std::size_t count) {
+  T* p = static_cast<T*>(portshmem_malloc(count * sizeof(T)));
+  EXPECT_NE(p, nullptr) << portshmem_status_string(portshmem_last_status());
+  return p;
+}
+
+/// Private (non-symmetric) device memory.
+template <class T>
+T* private_alloc(std::size_t count) {
+  T* p = nullptr;
+  EXPECT_EQ(hipMalloc(&p, count * sizeof(T)), hipSuccess);
+  return p;
+}
+
+template <class T>
+std::vector<T> to_host(const T* device, std::size_t count) {
+  std::vector<T> v(count);
+  EXPECT_EQ(hipMemcpy(v.data(), device, count * sizeof(T), hipMemcpyDeviceToHost), hipSuccess);
+  return v;
+}
+
+template <class T>
+void to_device(T* device, const std::vector<T>& v) {
+  EXPECT_EQ(hipMemcpy(device, v.data(), v.size() * sizeof(T), hipMemcpyHostToDevice), hipSuccess);
+}
+
+/// A byte pattern that differs by PE, position and a per-test salt, and is never the guard value.
+inline std::uint8_t pattern(int pe, std::size_t i, unsigned salt) {
+  const std::uint8_t v = std::uint8_t(pe * 131 + i * 7 + (i >> 8) * 13 + salt * 29);
+  return v == 0xAA ? 0x55 : v;
+}
+inline constexpr std::uint8_t kGuard = 0xAA;
+
+inline void barrier() { ASSERT_EQ(portshmem_barrier_all(), PORTSHMEM_SUCCESS); }
+
+}  // namespace mp

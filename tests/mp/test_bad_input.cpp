@@ -1,0 +1,90 @@
+// Bad calls get a clear error and change nothing: device calls naming a PE out of range, an address outside the
+// symmetric heap or a range running past its end are recorded and skipped (the neighbours' memory keeps its guard);
+// host calls with such arguments return errors.
+#include <limits>
+
+#include "mp_test.hpp"
+
+namespace {
+
+enum class bad { pe_negative, pe_too_large, dest_private, range_past_end, size_max, get_bad_pe, p_bad_pe, g_bad_address };
+
+PORTSHMEM_GLOBAL void bad_call(portshmem::ctx c, bad which, char* sym, char* priv, std::size_t sym_bytes, int* g_out) {
+  const int n = portshmem::n_pes(c), next = (portshmem::my_pe(c) + 1) % n;
+  switch (which) {
+  case bad::pe_negative: portshmem::putmem(c, sym, priv, 64, -1); break;
+  case bad::pe_too_large: portshmem::putmem_block(c, sym, priv, 64, n); break;
+  case bad::dest_private: portshmem::putmem(c, priv, sym, 64, next); break;
+  case bad::range_past_end: {
+    // Starts inside the heap, ends past it: would spill into whatever follows the neighbour's heap.
+    char* last = c.heap + c.heap_size - 16;
+    portshmem::putmem_wave(c, last, priv, 64, next);
+    break;
+  }
+  case bad::size_max: portshmem::putmem(c, sym, priv, std::numeric_limits<std::size_t>::max(), next); break;
+  case bad::get_bad_pe: portshmem::getmem(c, priv, sym, 64, n + 5); break;
+  case bad::p_bad_pe: portshmem::p(c, reinterpret_cast<int*>(sym), 99, -3); break;
+  case bad::g_bad_address: *g_out = portshmem::g(c, reinterpret_cast<const int*>(priv), next); break;
+  }
+  (void)sym_bytes;
+}
+
+class BadDeviceCall : public ::testing::TestWithParam<bad> {};
+
+TEST_P(BadDeviceCall, IsRecordedAndChangesNothing) {
+  constexpr std::size_t bytes = 4096;
+  char* sym = mp::sym_alloc<char>(bytes);
+  char* priv = mp::private_alloc<char>(bytes);
+  int* g_out = mp::private_alloc<int>(1);
+  mp::to_device(sym, std::vector<char>(bytes, char(mp::kGuard)));
+  mp::to_device(priv, std::vector<char>(bytes, 0x11));
+  mp::to_device(g_out, std::vector<int>{-1});
+  mp::barrier();
+  mp::run(bad_call, dim3(1), dim3(mp::kBlockThreads), mp::context(), GetParam(), sym, priv, bytes, g_out);
+  EXPECT_EQ(portshmem_check_device_errors(), PORTSHMEM_ERR_DEVICE);
+  EXPECT_EQ(portshmem_check_device_errors(), PORTSHMEM_SUCCESS) << "the record is cleared once reported";
+  mp::barrier();
+  const std::vector<char> s = mp::to_host(sym, bytes), p = mp::to_host(priv, bytes);
+  std::size_t changed = 0;
+  for (char v : s) changed += v != char(mp::kGuard);
+  for (char v : p) changed += v != 0x11;
+  EXPECT_EQ(changed, 0u) << "a bad call changed memory";
+  if (GetParam() == bad::g_bad_address) EXPECT_EQ(mp::to_host(g_out, 1)[0], 0) << "a bad g returns T{}";
+  mp::barrier();
+  EXPECT_EQ(hipFree(priv), hipSuccess);
+  EXPECT_EQ(hipFree(g_out), hipSuccess);
+  EXPECT_EQ(portshmem_free(sym), PORTSHMEM_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BadDeviceCall,
+                         ::testing::Values(bad::pe_negative, bad::pe_too_large, bad::dest_private, bad::range_past_end,
+                                           bad::size_max, bad::get_bad_pe, bad::p_bad_pe, bad::g_bad_address));
+
+PORTSHMEM_GLOBAL void zero_length(portshmem::ctx c, char* sym, const char* src) {
+  portshmem::putmem(c, sym, src, 0, -1);  // zero bytes: nothing to do, nothing to check
+  portshmem::getmem_block(c, const_cast<char*>(src), sym, 0, c.n_pes);
+}
+
+TEST(BadInput, ZeroLengthCallsDoNothing) {
+  char* sym = mp::sym_alloc<char>(64);
+  mp::run(zero_length, dim3(1), dim3(mp::kBlockThreads), mp::context(), sym, static_cast<const char*>(sym));
+  EXPECT_EQ(portshmem_check_device_errors(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(sym), PORTSHMEM_SUCCESS);
+}
+
+TEST(BadInput, HostPtrRejectsBadArguments) {
+  char* sym = mp::sym_alloc<char>(64);
+  int local = 0;
+  EXPECT_EQ(portshmem_ptr(sym, -1), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_PE);
+  EXPECT_EQ(portshmem_ptr(sym, mp::npes()), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_PE);
+  EXPECT_EQ(portshmem_ptr(&local, mp::next_pe()), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_NE(portshmem_ptr(sym, mp::next_pe()), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_transport(-1), PORTSHMEM_TRANSPORT_NONE);
+  EXPECT_EQ(portshmem_free(sym), PORTSHMEM_SUCCESS);
+}
+
+}  // namespace

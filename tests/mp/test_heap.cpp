@@ -1,0 +1,100 @@
+// Collective allocation across PEs: symmetric offsets, zeroing, alignment, exhaustion, mismatched requests (which
+// fail on every PE and allocate nothing), overflow, and frees that are not symmetric.
+#include <limits>
+
+#include "mp_test.hpp"
+
+namespace {
+
+std::uintptr_t offset_of(const void* p) {
+  portshmem::ctx c = mp::context();
+  return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(c.heap);
+}
+
+/// Every PE's value of v, gathered through the symmetric heap itself (p to all, barrier, read).
+PORTSHMEM_GLOBAL void gather_offsets(portshmem::ctx c, unsigned long long* table, unsigned long long v) {
+  for (int pe = 0; pe < c.n_pes; ++pe) portshmem::p(c, table + c.my_pe, v, pe);
+  portshmem::barrier_all(c);
+}
+
+TEST(Heap, AllocationsHaveTheSameOffsetOnEveryPE) {
+  unsigned long long* table = static_cast<unsigned long long*>(portshmem_calloc(mp::npes(), 8));
+  void* blocks[4] = {portshmem_malloc(100), portshmem_align(4096, 10), portshmem_calloc(3, 1000),
+                     portshmem_malloc(1 << 20)};
+  for (void* b : blocks) {
+    ASSERT_NE(b, nullptr);
+    mp::run(gather_offsets, dim3(1), dim3(1), mp::context(), table, (unsigned long long)offset_of(b));
+    const auto all = mp::to_host(table, mp::npes());
+    for (int pe = 0; pe < mp::npes(); ++pe) EXPECT_EQ(all[pe], offset_of(b)) << "PE " << pe;
+  }
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks[1]) % 4096, 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks[0]) % 256, 0u);
+  const auto zeros = mp::to_host(static_cast<char*>(blocks[2]), 3000);
+  EXPECT_EQ(std::count(zeros.begin(), zeros.end(), 0), 3000);
+  for (void* b : blocks) EXPECT_EQ(portshmem_free(b), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(table), PORTSHMEM_SUCCESS);
+}
+
+TEST(Heap, ExhaustionFailsCleanlyAndLosesNothing) {
+  portshmem::ctx c = mp::context();
+  void* small = portshmem_malloc(1024);
+  ASSERT_NE(small, nullptr);
+  EXPECT_EQ(portshmem_malloc(c.heap_size), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_OUT_OF_MEMORY);
+  void* again = portshmem_malloc(1024);  // the failed request took nothing
+  EXPECT_NE(again, nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(again), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(small), PORTSHMEM_SUCCESS);
+}
+
+TEST(Heap, MismatchedSizesFailOnEveryPE) {
+  void* before = portshmem_malloc(512);
+  void* bad = portshmem_malloc(mp::me() == 0 ? 1024 : 2048);
+  EXPECT_EQ(bad, nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_MISMATCH);
+  void* bad_align = portshmem_align(mp::me() == 0 ? 64 : 128, 100);
+  EXPECT_EQ(bad_align, nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_MISMATCH);
+  // Nothing was allocated: the next block follows the one before, on every PE alike.
+  void* after = portshmem_malloc(512);
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(offset_of(after), offset_of(before) + 512);
+  EXPECT_EQ(portshmem_free(after), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(before), PORTSHMEM_SUCCESS);
+}
+
+TEST(Heap, OverflowingCallocFails) {
+  EXPECT_EQ(portshmem_calloc(std::numeric_limits<size_t>::max() / 2, 4), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_OVERFLOW);
+  EXPECT_EQ(portshmem_malloc(std::numeric_limits<size_t>::max()), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_OUT_OF_MEMORY);
+}
+
+TEST(Heap, ZeroSizeGivesNull) {
+  EXPECT_EQ(portshmem_malloc(0), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(nullptr), PORTSHMEM_SUCCESS);
+}
+
+TEST(Heap, BadAlignmentAndBadFreeAreErrors) {
+  EXPECT_EQ(portshmem_align(48, 100), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_ARG);
+  char* block = static_cast<char*>(portshmem_malloc(4096));
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(portshmem_free(block + 8), PORTSHMEM_ERR_NOT_SYMMETRIC);  // interior pointer: same on every PE
+  int local = 0;
+  EXPECT_EQ(portshmem_free(&local), PORTSHMEM_ERR_NOT_SYMMETRIC);  // not in the heap, on every PE
+  EXPECT_EQ(portshmem_free(block), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(block), PORTSHMEM_ERR_NOT_SYMMETRIC);  // double free
+}
+
+TEST(Heap, FreeOfDifferentBlocksFailsOnEveryPE) {
+  void* a = portshmem_malloc(256);
+  void* b = portshmem_malloc(256);
+  EXPECT_EQ(portshmem_free(mp::me() == 0 ? a : b), PORTSHMEM_ERR_MISMATCH);
+  EXPECT_EQ(portshmem_free(a), PORTSHMEM_SUCCESS);  // both still live
+  EXPECT_EQ(portshmem_free(b), PORTSHMEM_SUCCESS);
+}
+
+}  // namespace

@@ -108,8 +108,7 @@ TEST_P(Rma, MovesExactlyTheRange) {
   char* sym = mp::sym_alloc<char>(span);
   char* priv = mp::private_alloc<char>(span);
   std::vector<char> fill(span, char(mp::kGuard)), data(span, char(mp::kGuard));
-  const int owner = is_put ? mp::me() : mp::prev_pe();  // whose pattern this PE sends (put) or holds (get)
-  for (std::size_t i = 0; i < tc.size; ++i) data[guard + tc.src_offset + i] = char(mp::pattern(owner, i, salt));
+  for (std::size_t i = 0; i < tc.size; ++i) data[guard + tc.src_offset + i] = char(mp::pattern(mp::me(), i, salt));
   mp::to_device(is_put ? priv : sym, data);  // the source side holds the pattern
   mp::to_device(is_put ? sym : priv, fill);  // the destination side holds guards only
   mp::barrier();

@@ -16,8 +16,8 @@ namespace portshmem::model {
 namespace {
 
 class Enumerator {
-public:
-  Enumerator(const Test& t, EventGraph g) : t_(t), g_(std::move(g)), n_(static_cast<int>(g_.ev.size())) {}
+ public:
+  Enumerator(const LitmusTest& t, EventGraph g) : t_(t), g_(std::move(g)), n_(static_cast<int>(g_.ev.size())) {}
 
   ModelResult run() {
     rf_.assign(n_, -1);
@@ -27,12 +27,12 @@ public:
     Relation tc = hb;
     for (int e = 0; e < n_; ++e)
       if (hb.has(e, e))
-        return result();  // an ordering cycle among the calls themselves: no execution (cannot happen for valid tests)
+        return result(); // an ordering cycle among the calls themselves: no execution (cannot happen for valid tests)
     choose_rf(0, hb, tc);
     return result();
   }
 
-private:
+ private:
   ModelResult result() {
     ModelResult r;
     r.outcomes.assign(outcomes_.begin(), outcomes_.end());
@@ -47,25 +47,23 @@ private:
   // The value a write event leaves in memory, once reads-from is fixed.
   std::int64_t written(int w) {
     const Event& e = g_.ev[w];
-    if (e.kind == EvKind::Rmw)
-      return e.fn.apply(read_value(w));
-    if (e.get_dest)
-      return read_value(e.value_from);
+    if (e.kind == EvKind::Rmw) return e.fn.apply(read_value(w));
+    if (e.get_dest) return read_value(e.value_from);
     return e.value;
   }
-  std::int64_t read_value(int r) { return written(rf_[r]); }  // rf is acyclic (C1), so this terminates
+  std::int64_t read_value(int r) { return written(rf_[r]); } // rf is acyclic (C1), so this terminates
 
   // A write whose value does not depend on reads-from (to prune waits early).
-  bool constant(int w) const { return g_.ev[w].kind == EvKind::Write ? !g_.ev[w].get_dest : g_.ev[w].kind == EvKind::Init; }
+  bool constant(int w) const {
+    return g_.ev[w].kind == EvKind::Write ? !g_.ev[w].get_dest : g_.ev[w].kind == EvKind::Init;
+  }
 
   // A11: reads-from into a home read is synchronizes-with, unless a scoped synchronizing read observes a writer
   // outside its scope (A16); such a read is then not a home read either.
   bool synchronizes(int w, int r) const {
     const Event& er = g_.ev[r];
-    if (!er.home)
-      return false;
-    if (er.sync_read && g_.ev[w].pe >= 0 && !in_scope(t_, er.scope, er.pe, g_.ev[w].pe))
-      return false;
+    if (!er.home) return false;
+    if (er.sync_read && g_.ev[w].pe >= 0 && !in_scope(t_, er.scope, er.pe, g_.ev[w].pe)) return false;
     return true;
   }
 
@@ -77,13 +75,11 @@ private:
     const int r = g_.reads[k];
     const Event& er = g_.ev[r];
     for (int w : g_.writes_to[er.loc]) {
-      if (w == r)
-        continue;
+      if (w == r) continue;
       // C5 early: a blocking wait reads only values that satisfy it.
-      if (er.waits && constant(w) && !compare(er.cmp, g_.ev[w].value, er.cmp_value))
-        continue;
+      if (er.waits && constant(w) && !compare(er.cmp, g_.ev[w].value, er.cmp_value)) continue;
       Relation tc2 = tc;
-      if (!tc2.add_closed(w, r))  // C1: no read from a write that depends on it
+      if (!tc2.add_closed(w, r)) // C1: no read from a write that depends on it
         continue;
       rf_[r] = w;
       if (synchronizes(w, r)) {
@@ -102,20 +98,17 @@ private:
   void leaf(Relation hb, Relation tc) {
     // C5: every wait returns.
     for (int r : g_.reads)
-      if (g_.ev[r].waits && !compare(g_.ev[r].cmp, read_value(r), g_.ev[r].cmp_value))
-        return;
+      if (g_.ev[r].waits && !compare(g_.ev[r].cmp, read_value(r), g_.ev[r].cmp_value)) return;
     // A13: a test that returns 1 orders like a wait of its strength.
     for (int r : g_.reads)
       if (g_.ev[r].is_test && compare(g_.ev[r].cmp, read_value(r), g_.ev[r].cmp_value))
         for (auto [a, b] : g_.on_success[r])
-          if (!hb.add_closed(a, b) || !tc.add_closed(a, b))
-            return;
+          if (!hb.add_closed(a, b) || !tc.add_closed(a, b)) return;
     ++candidates_;
     co_.assign(n_, -1);
     locs_.clear();
     for (int l = 0; l < static_cast<int>(g_.writes_to.size()); ++l)
-      if (!g_.writes_to[l].empty())
-        locs_.push_back(l);
+      if (!g_.writes_to[l].empty()) locs_.push_back(l);
     choose_co(0, hb);
   }
 
@@ -127,37 +120,31 @@ private:
       return;
     }
     const std::vector<int>& ws = g_.writes_to[locs_[li]];
-    std::vector<int> order{ws[0]};  // init first
+    std::vector<int> order{ws[0]}; // init first
     std::vector<bool> placed(ws.size(), false);
     placed[0] = true;
     std::function<void()> next = [&] {
       if (order.size() == ws.size()) {
-        for (std::size_t i = 0; i < order.size(); ++i)
-          co_[order[i]] = static_cast<int>(i);
+        for (std::size_t i = 0; i < order.size(); ++i) co_[order[i]] = static_cast<int>(i);
         chain_[locs_[li]] = order;
         choose_co(li + 1, hb);
         return;
       }
       const int last = order.back();
-      int forced = -1;  // an unplaced RMW reading `last` must follow it immediately (C3)
+      int forced = -1; // an unplaced RMW reading `last` must follow it immediately (C3)
       for (std::size_t i = 1; i < ws.size(); ++i)
         if (!placed[i] && g_.ev[ws[i]].kind == EvKind::Rmw && rf_[ws[i]] == last) {
-          if (forced >= 0)
-            return;  // two RMWs read the same write: not atomic
+          if (forced >= 0) return; // two RMWs read the same write: not atomic
           forced = static_cast<int>(i);
         }
       for (std::size_t i = 1; i < ws.size(); ++i) {
-        if (placed[i] || (forced >= 0 && static_cast<int>(i) != forced))
-          continue;
+        if (placed[i] || (forced >= 0 && static_cast<int>(i) != forced)) continue;
         const int w = ws[i];
-        if (g_.ev[w].kind == EvKind::Rmw && rf_[w] != last)
-          continue;
+        if (g_.ev[w].kind == EvKind::Rmw && rf_[w] != last) continue;
         bool ready = true;
         for (std::size_t j = 1; j < ws.size() && ready; ++j)
-          if (!placed[j] && j != i && hb.has(ws[j], w))
-            ready = false;
-        if (!ready)
-          continue;
+          if (!placed[j] && j != i && hb.has(ws[j], w)) ready = false;
+        if (!ready) continue;
         placed[i] = true;
         order.push_back(w);
         next();
@@ -175,70 +162,61 @@ private:
       com.add(rf_[r], r);
       const std::vector<int>& ch = chain_[g_.ev[r].loc];
       std::size_t succ = static_cast<std::size_t>(co_[rf_[r]]) + 1;
-      if (succ < ch.size() && ch[succ] != r)
-        com.add(r, ch[succ]);
+      if (succ < ch.size() && ch[succ] != r) com.add(r, ch[succ]);
     }
     for (int l : locs_) {
       const std::vector<int>& ch = chain_[l];
-      for (std::size_t i = 0; i + 1 < ch.size(); ++i)
-        com.add(ch[i], ch[i + 1]);
+      for (std::size_t i = 0; i + 1 < ch.size(); ++i) com.add(ch[i], ch[i + 1]);
     }
     // C2 coherence: hb between accesses of one location, with rf, co, fr, is acyclic.
     Relation c2 = com;
     for (int a = 0; a < n_; ++a)
       if (g_.ev[a].loc >= 0)
         for (int b = 0; b < n_; ++b)
-          if (hb.has(a, b) && g_.ev[b].loc == g_.ev[a].loc)
-            c2.add(a, b);
-    if (!c2.acyclic())
-      return;
+          if (hb.has(a, b) && g_.ev[b].loc == g_.ev[a].loc) c2.add(a, b);
+    if (!c2.acyclic()) return;
     // C4 home order: restricted to accesses performed at a home (every write, home reads), hb with rf, co and fr is
     // acyclic: there is one order in which they happen at their homes, and every home read returns the latest write.
     Relation c4(n_);
     for (int a = 0; a < n_; ++a) {
-      if (!in_home(a))
-        continue;
+      if (!in_home(a)) continue;
       for (int b = 0; b < n_; ++b)
-        if (in_home(b) && (hb.has(a, b) || com.has(a, b)))
-          c4.add(a, b);
+        if (in_home(b) && (hb.has(a, b) || com.has(a, b))) c4.add(a, b);
     }
-    if (!c4.acyclic())
-      return;
+    if (!c4.acyclic()) return;
     ++executions_;
     Outcome o;
     o.regs.assign(g_.reg_names.size(), 0);
     for (int r : g_.reads)
       if (g_.ev[r].reg >= 0)
-        o.regs[g_.ev[r].reg] = g_.ev[r].is_test ? compare(g_.ev[r].cmp, read_value(r), g_.ev[r].cmp_value)
-                                                : read_value(r);
+        o.regs[g_.ev[r].reg] =
+            g_.ev[r].is_test ? compare(g_.ev[r].cmp, read_value(r), g_.ev[r].cmp_value) : read_value(r);
     o.mem = t_.init;
-    for (int l : locs_)
-      o.mem[l] = written(chain_[l].back());
+    for (int l : locs_) o.mem[l] = written(chain_[l].back());
     outcomes_.insert(std::move(o));
   }
 
   bool in_home(int e) const {
     const Event& ev = g_.ev[e];
-    if (ev.writes())
-      return true;
+    if (ev.writes()) return true;
     return ev.kind == EvKind::Read && ev.home && home_[e];
   }
 
-  const Test& t_;
+  const LitmusTest& t_;
   EventGraph g_;
   int n_;
-  std::vector<int> rf_;     // per read: the write it reads from
-  std::vector<bool> home_;  // per read: performed at the home (false for an out-of-scope observation, A11)
-  std::vector<int> co_;     // per write: position in its location's coherence order
-  std::vector<int> locs_;   // locations with events
+  std::vector<int> rf_;    // per read: the write it reads from
+  std::vector<bool> home_; // per read: performed at the home (false for an out-of-scope observation, A11)
+  std::vector<int> co_;    // per write: position in its location's coherence order
+  std::vector<int> locs_;  // locations with events
   std::vector<std::vector<int>> chain_ = std::vector<std::vector<int>>(g_.writes_to.size());
   std::set<Outcome> outcomes_;
   std::uint64_t candidates_ = 0, executions_ = 0;
 };
 
-}  // namespace
+} // namespace
 
-ModelResult run_model(const Test& t) {
+ModelResult run_model(const LitmusTest& t) {
   ModelResult r = Enumerator(t, build_events(t)).run();
   for (const Outcome& o : r.outcomes)
     if (satisfies(t, r, o)) {
@@ -249,16 +227,15 @@ ModelResult run_model(const Test& t) {
   return r;
 }
 
-std::vector<std::vector<std::int64_t>> regs_by_thread(const Test& t, const ModelResult& r, const Outcome& o) {
+std::vector<std::vector<std::int64_t>> regs_by_thread(const LitmusTest& t, const ModelResult& r, const Outcome& o) {
   std::vector<std::vector<std::int64_t>> regs(t.threads.size());
   for (std::size_t ti = 0; ti < t.threads.size(); ++ti)
-    for (std::size_t i = 0; i < t.threads[ti].regs.size(); ++i)
-      regs[ti].push_back(o.regs[r.reg_base[ti] + i]);
+    for (std::size_t i = 0; i < t.threads[ti].regs.size(); ++i) regs[ti].push_back(o.regs[r.reg_base[ti] + i]);
   return regs;
 }
 
-bool satisfies(const Test& t, const ModelResult& r, const Outcome& o) {
+bool satisfies(const LitmusTest& t, const ModelResult& r, const Outcome& o) {
   return eval_condition(t, regs_by_thread(t, r, o), o.mem);
 }
 
-}  // namespace portshmem::model
+} // namespace portshmem::model

@@ -7,23 +7,33 @@ namespace portshmem::model {
 
 std::int64_t RmwFn::apply(std::int64_t old) const {
   switch (kind) {
-  case Kind::Add: return static_cast<std::int64_t>(static_cast<std::uint64_t>(old) + static_cast<std::uint64_t>(a));
-  case Kind::And: return old & a;
-  case Kind::Or: return old | a;
-  case Kind::Xor: return old ^ a;
-  case Kind::Swap: return a;
-  case Kind::Cas: return old == a ? b : old;  // a failed compare-swap is still one atomic access (writes old back)
+  case Kind::Add:
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(old) + static_cast<std::uint64_t>(a));
+  case Kind::And:
+    return old & a;
+  case Kind::Or:
+    return old | a;
+  case Kind::Xor:
+    return old ^ a;
+  case Kind::Swap:
+    return a;
+  case Kind::Cas:
+    return old == a ? b : old; // a failed compare-swap is still one atomic access (writes old back)
   }
   return old;
 }
 
 unsigned Event::cat() const {
   switch (kind) {
-  case EvKind::Init: return 0;
+  case EvKind::Init:
+    return 0;
   case EvKind::Write:
-  case EvKind::Rmw: return kW;
-  case EvKind::Read: return home ? kHR : kPL;
-  case EvKind::Sync: return kSY;
+  case EvKind::Rmw:
+    return kW;
+  case EvKind::Read:
+    return home ? kHR : kPL;
+  case EvKind::Sync:
+    return kSY;
   }
   return 0;
 }
@@ -31,16 +41,16 @@ unsigned Event::cat() const {
 namespace {
 
 class Builder {
-public:
-  explicit Builder(const Test& t) : t_(t) {}
+ public:
+  explicit Builder(const LitmusTest& t) : t_(t) {}
   EventGraph build();
 
-private:
+ private:
   int add(Event e) {
     g_.ev.push_back(e);
     if (g_.ev.size() > static_cast<std::size_t>(kMaxEvents))
-      throw LitmusError(t_.file, 0, "the test is too large for the model (more than " + std::to_string(kMaxEvents) +
-                                        " events)");
+      throw LitmusError(t_.file, 0,
+                        "the test is too large for the model (more than " + std::to_string(kMaxEvents) + " events)");
     return static_cast<int>(g_.ev.size()) - 1;
   }
   void events_of(int ti, int oi);
@@ -53,37 +63,38 @@ private:
     return "line " + std::to_string(op.line) + ": P" + std::to_string(t_.threads[ti].pe) + "'s " + op_name(op.kind);
   }
   void note(const std::string& s) {
-    if (std::find(g_.notes.begin(), g_.notes.end(), s) == g_.notes.end())
-      g_.notes.push_back(s);
+    if (std::find(g_.notes.begin(), g_.notes.end(), s) == g_.notes.end()) g_.notes.push_back(s);
   }
   // Events of thread ti issued by calls before / after call oi.
-  template <class F> void earlier(int ti, int oi, F f) const {
+  template <class F>
+  void earlier(int ti, int oi, F f) const {
     for (int e : thread_ev_[ti])
-      if (g_.ev[e].op < oi)
-        f(e);
+      if (g_.ev[e].op < oi) f(e);
   }
-  template <class F> void later(int ti, int oi, F f) const {
+  template <class F>
+  void later(int ti, int oi, F f) const {
     for (int e : thread_ev_[ti])
-      if (g_.ev[e].op > oi)
-        f(e);
+      if (g_.ev[e].op > oi) f(e);
   }
   // Edges from `from` to the later events of the given categories whose target is within scope (A16).
   void to_later(int from, int ti, int oi, unsigned cats, Scope s) {
     int p = t_.threads[ti].pe;
     later(ti, oi, [&](int e) {
-      if ((g_.ev[e].cat() & cats) && in(s, p, g_.ev[e].target))
+      if (!(g_.ev[e].cat() & cats)) return;
+      if (in(s, p, g_.ev[e].target))
         edge(from, e);
+      else
+        scope_note(ti, oi, g_.ev[e].target);
     });
   }
   // Which earlier events a completion (quiet, barrier) covers.
   bool quiet_covers(const Event& e, Coverage c) const {
-    if (e.plain)
-      return c == Coverage::All && e.kind == EvKind::Write;
+    if (e.plain) return c == Coverage::All && e.kind == EvKind::Write;
     return e.kind != EvKind::Sync && !e.sync_read;
   }
   // Which events a fence orders (A5): writes of comm ops, and ordinary stores under coverage all.
   static bool fence_covers(const Event& e, Coverage c) {
-    return e.comm_write || (c == Coverage::All && e.plain && e.kind == EvKind::Write);
+    return e.fenced || (c == Coverage::All && e.plain && e.kind == EvKind::Write);
   }
   static bool plain_store(const Event& e) { return e.plain && e.kind == EvKind::Write; }
   void scope_note(int ti, int oi, int target) {
@@ -92,11 +103,11 @@ private:
          ": it gives no ordering toward that PE (A16)");
   }
 
-  const Test& t_;
+  const LitmusTest& t_;
   EventGraph g_;
-  std::vector<int> init_of_;                    // per location: its init event, -1 when never accessed
-  std::vector<std::vector<int>> thread_ev_;     // per thread: its events in program order
-  std::vector<std::vector<std::vector<int>>> op_ev_;  // per thread, per call: its events
+  std::vector<int> init_of_;                         // per location: its init event, -1 when never accessed
+  std::vector<std::vector<int>> thread_ev_;          // per thread: its events in program order
+  std::vector<std::vector<std::vector<int>>> op_ev_; // per thread, per call: its events
 };
 
 void Builder::events_of(int ti, int oi) {
@@ -124,14 +135,14 @@ void Builder::events_of(int ti, int oi) {
   auto rmw = [&](RmwFn::Kind k, std::int64_t a, std::int64_t b = 0) {
     Event e = access(EvKind::Rmw, op.loc);
     e.home = true;
-    e.comm_write = true;
+    e.fenced = true;
     e.fn = RmwFn{k, a, b};
     e.reg = reg();
     push(e);
   };
   auto comm_write = [&](Loc l, std::int64_t v) {
     Event e = access(EvKind::Write, l);
-    e.comm_write = true;
+    e.fenced = true;
     e.value = v;
     push(e);
   };
@@ -147,7 +158,7 @@ void Builder::events_of(int ti, int oi) {
     } else {
       Event e = access(EvKind::Rmw, l);
       e.home = true;
-      e.comm_write = true;
+      e.fenced = true;
       e.fn = RmwFn{RmwFn::Kind::Add, v, 0};
       push(e);
     }
@@ -157,12 +168,19 @@ void Builder::events_of(int ti, int oi) {
   case OpKind::Put:
   case OpKind::P:
   case OpKind::PutNbi:
-  case OpKind::AmoSet: comm_write(op.loc, op.value); break;
+  case OpKind::AmoSet:
+    comm_write(op.loc, op.value);
+    break;
   case OpKind::Get:
   case OpKind::G:
-  case OpKind::AmoFetch:
   case OpKind::SignalFetch:
-  case OpKind::BypassLoad: home_read(); break;
+  case OpKind::BypassLoad:
+    home_read();
+    break;
+  case OpKind::AmoFetch:
+    home_read();
+    g_.ev[out.back()].fenced = true; // an AMO, unlike a get, is ordered by fence
+    break;
   case OpKind::GetNbi: {
     home_read();
     Event d = access(EvKind::Write, op.loc2);
@@ -171,24 +189,40 @@ void Builder::events_of(int ti, int oi) {
     push(d);
     break;
   }
-  case OpKind::AmoSwap: rmw(RmwFn::Kind::Swap, op.value); break;
-  case OpKind::AmoCompareSwap: rmw(RmwFn::Kind::Cas, op.value, op.value2); break;
+  case OpKind::AmoSwap:
+    rmw(RmwFn::Kind::Swap, op.value);
+    break;
+  case OpKind::AmoCompareSwap:
+    rmw(RmwFn::Kind::Cas, op.value, op.value2);
+    break;
   case OpKind::AmoFetchInc:
-  case OpKind::AmoInc: rmw(RmwFn::Kind::Add, 1); break;
+  case OpKind::AmoInc:
+    rmw(RmwFn::Kind::Add, 1);
+    break;
   case OpKind::AmoFetchAdd:
-  case OpKind::AmoAdd: rmw(RmwFn::Kind::Add, op.value); break;
+  case OpKind::AmoAdd:
+    rmw(RmwFn::Kind::Add, op.value);
+    break;
   case OpKind::AmoFetchAnd:
-  case OpKind::AmoAnd: rmw(RmwFn::Kind::And, op.value); break;
+  case OpKind::AmoAnd:
+    rmw(RmwFn::Kind::And, op.value);
+    break;
   case OpKind::AmoFetchOr:
-  case OpKind::AmoOr: rmw(RmwFn::Kind::Or, op.value); break;
+  case OpKind::AmoOr:
+    rmw(RmwFn::Kind::Or, op.value);
+    break;
   case OpKind::AmoFetchXor:
-  case OpKind::AmoXor: rmw(RmwFn::Kind::Xor, op.value); break;
+  case OpKind::AmoXor:
+    rmw(RmwFn::Kind::Xor, op.value);
+    break;
   case OpKind::PutSignal:
   case OpKind::PutSignalNbi:
     comm_write(op.loc, op.value);
     signal(op.loc2, op.value2);
     break;
-  case OpKind::SignalOp: signal(op.loc, op.value); break;
+  case OpKind::SignalOp:
+    signal(op.loc, op.value);
+    break;
   case OpKind::SignalWait:
   case OpKind::WaitUntil:
   case OpKind::Test: {
@@ -204,13 +238,16 @@ void Builder::events_of(int ti, int oi) {
     push(e);
     break;
   }
-  case OpKind::Fence: break;
+  case OpKind::Fence:
+    break;
   case OpKind::Quiet:
-  case OpKind::PeQuiet: push(base(EvKind::Sync)); break;
+  case OpKind::PeQuiet:
+    push(base(EvKind::Sync));
+    break;
   case OpKind::BarrierAll:
   case OpKind::SyncAll:
-    push(base(EvKind::Sync));  // arrival
-    push(base(EvKind::Sync));  // departure
+    push(base(EvKind::Sync)); // arrival
+    push(base(EvKind::Sync)); // departure
     break;
   case OpKind::Store: {
     Event e = access(EvKind::Write, op.loc);
@@ -227,8 +264,7 @@ void Builder::events_of(int ti, int oi) {
     break;
   }
   }
-  for (int e : out)
-    thread_ev_[ti].push_back(e);
+  for (int e : out) thread_ev_[ti].push_back(e);
 }
 
 void Builder::edges_of(int ti, int oi) {
@@ -237,7 +273,7 @@ void Builder::edges_of(int ti, int oi) {
   const int p = th.pe;
   const std::vector<int>& evs = op_ev_[ti][oi];
   const Scope S = op.scope;
-  const unsigned exec = kW | kHR | kSY;  // what a blocking call's return orders (execution order)
+  const unsigned exec = kW | kHR | kSY; // what a blocking call's return orders (execution order)
 
   switch (op.kind) {
   case OpKind::Get:
@@ -252,8 +288,13 @@ void Builder::edges_of(int ti, int oi) {
   case OpKind::AmoFetchXor:
   case OpKind::SignalFetch:
   case OpKind::BypassLoad:
-    // A2: a blocking read has been performed when the call returns.
-    to_later(evs[0], ti, oi, exec, Scope::System);
+    // A2: a call that returns a value does not hold back the calls after it (on a GPU the next independent access
+    // issues before the value arrives); it only precedes later reads of the same location (no read goes back in
+    // coherence) and the caller's later quiet/barrier/sync_all, which wait for it.
+    later(ti, oi, [&](int b) {
+      const Event& eb = g_.ev[b];
+      if (eb.kind == EvKind::Sync || (eb.reads() && eb.home && eb.loc == g_.ev[evs[0]].loc)) edge(evs[0], b);
+    });
     break;
   case OpKind::GetNbi:
     // A4: the destination receives what the source read returned.
@@ -283,20 +324,18 @@ void Builder::edges_of(int ti, int oi) {
     int q = evs[0];
     earlier(ti, oi, [&](int a) {
       const Event& ea = g_.ev[a];
-      if (!quiet_covers(ea, op.coverage) || (op.kind == OpKind::PeQuiet && ea.target != op.pe))
-        return;
+      if (!quiet_covers(ea, op.coverage) || (op.kind == OpKind::PeQuiet && ea.target != op.pe)) return;
       if (!in(S, p, ea.target)) {
         scope_note(ti, oi, ea.target);
         return;
       }
-      edge(a, q);  // A7 (A6 for ordinary stores under coverage all)
+      edge(a, q); // A7 (A6 for ordinary stores under coverage all)
       if (ea.writes() && ea.target == p)
-        later(ti, oi, [&](int b) {  // A8: completed writes to the caller's own memory are visible to its loads
-          if (g_.ev[b].plain && g_.ev[b].kind == EvKind::Read && g_.ev[b].loc == ea.loc)
-            edge(a, b);
+        later(ti, oi, [&](int b) { // A8: completed writes to the caller's own memory are visible to its loads
+          if (g_.ev[b].plain && g_.ev[b].kind == EvKind::Read && g_.ev[b].loc == ea.loc) edge(a, b);
         });
     });
-    to_later(q, ti, oi, exec, S);  // A7: nothing after a quiet starts before it returns
+    to_later(q, ti, oi, exec, S); // A7: nothing after a quiet starts before it returns
     break;
   }
   case OpKind::PutSignal:
@@ -308,36 +347,33 @@ void Builder::edges_of(int ti, int oi) {
       scope_note(ti, oi, tgt);
       break;
     }
-    if (evs.size() == 2)
-      edge(evs[0], sig);  // A9: the signal follows this call's data
+    if (evs.size() == 2) edge(evs[0], sig); // A9: the signal follows this call's data
     earlier(ti, oi, [&](int a) {
       const Event& ea = g_.ev[a];
       // A10: a strong signal also follows every earlier covered write toward the same PE.
-      if (op.signal == SignalStrength::Strong && fence_covers(ea, op.coverage) && ea.target == tgt)
-        edge(a, sig);
+      if (op.signal == SignalStrength::Strong && fence_covers(ea, op.coverage) && ea.target == tgt) edge(a, sig);
       // A6: coverage all releases earlier ordinary stores before the signal.
-      if (op.coverage == Coverage::All && plain_store(ea) && in(S, p, ea.target))
-        edge(a, sig);
+      if (op.coverage == Coverage::All && plain_store(ea) && in(S, p, ea.target)) edge(a, sig);
     });
     break;
   }
   case OpKind::SignalWait:
   case OpKind::WaitUntil:
   case OpKind::Test: {
-    // A12/A13: what the wait's return orders depends on its strength.
+    // A12: what the wait's return orders depends on its strength. A13: a test orders the same, but only when it
+    // returns 1 (code after a test that failed is not held back by it).
     int w = evs[0];
-    unsigned full = op.strength == Strength::Acquire ? (exec | kPL) : op.strength == Strength::Comm ? exec : kW | kSY;
-    unsigned always = op.kind == OpKind::Test ? (kW | kSY) : full;
-    to_later(w, ti, oi, always, S);
-    if (op.kind == OpKind::Test)
+    unsigned cats = op.strength == Strength::Acquire ? (exec | kPL) : op.strength == Strength::Comm ? exec : kW | kSY;
+    if (op.kind != OpKind::Test)
+      to_later(w, ti, oi, cats, S);
+    else
       later(ti, oi, [&](int b) {
-        if ((g_.ev[b].cat() & full & ~always) && in(S, p, g_.ev[b].target))
-          g_.on_success[w].push_back({w, b});
+        if ((g_.ev[b].cat() & cats) && in(S, p, g_.ev[b].target)) g_.on_success[w].push_back({w, b});
       });
     for (int wr : g_.writes_to[g_.ev[w].loc])
       if (g_.ev[wr].pe >= 0 && !in(S, p, g_.ev[wr].pe))
-        note(where(ti, oi) + " has scope " + name(S) + ", which does not include P" +
-             std::to_string(g_.ev[wr].pe) + ": that PE's writes do not synchronize with it (A11, A16)");
+        note(where(ti, oi) + " has scope " + name(S) + ", which does not include P" + std::to_string(g_.ev[wr].pe) +
+             ": that PE's writes do not synchronize with it (A11, A16)");
     break;
   }
   case OpKind::BarrierAll:
@@ -346,14 +382,13 @@ void Builder::edges_of(int ti, int oi) {
     earlier(ti, oi, [&](int a) {
       const Event& ea = g_.ev[a];
       if (ea.plain && ea.kind == EvKind::Read) {
-        edge(a, arrive);  // A14/A15: the caller's earlier loads are done
+        edge(a, arrive); // A14/A15: the caller's earlier loads are done
         return;
       }
       bool covered = op.kind == OpKind::BarrierAll ? quiet_covers(ea, op.coverage) : plain_store(ea);
-      if (!covered)
-        return;
+      if (!covered) return;
       if (in(S, p, ea.target))
-        edge(a, arrive);  // A14: quiet part of barrier_all; A15: sync_all publishes ordinary stores (A6)
+        edge(a, arrive); // A14: quiet part of barrier_all; A15: sync_all publishes ordinary stores (A6)
       else
         scope_note(ti, oi, ea.target);
     });
@@ -362,28 +397,27 @@ void Builder::edges_of(int ti, int oi) {
     to_later(depart, ti, oi, cats, S);
     break;
   }
-  default: break;  // A4: put, p, put_nbi, non-fetching AMOs: no order of their own
+  default:
+    break; // A4: put, p, put_nbi, non-fetching AMOs: no order of their own
   }
 }
 
 void Builder::barriers() {
   // A14/A15: the k-th collective of every thread matches; each arrival precedes each departure within scope.
-  std::vector<std::vector<std::pair<int, int>>> coll(t_.threads.size());  // (call, arrive event)
+  std::vector<std::vector<std::pair<int, int>>> coll(t_.threads.size()); // (call, arrive event)
   for (std::size_t ti = 0; ti < t_.threads.size(); ++ti)
     for (std::size_t oi = 0; oi < t_.threads[ti].ops.size(); ++oi) {
       OpKind k = t_.threads[ti].ops[oi].kind;
       if (k == OpKind::BarrierAll || k == OpKind::SyncAll)
         coll[ti].push_back({static_cast<int>(oi), op_ev_[ti][oi][0]});
     }
-  if (coll.empty())
-    return;
+  if (coll.empty()) return;
   for (std::size_t k = 0; k < coll[0].size(); ++k)
     for (std::size_t pi = 0; pi < t_.threads.size(); ++pi) {
       const Op& op = t_.threads[pi].ops[coll[pi][k].first];
       int depart = coll[pi][k].second + 1;
       for (std::size_t qi = 0; qi < t_.threads.size(); ++qi) {
-        if (pi == qi)
-          continue;
+        if (pi == qi) continue;
         int q = t_.threads[qi].pe;
         if (in(op.scope, t_.threads[pi].pe, q))
           edge(coll[qi][k].second, depart);
@@ -398,16 +432,14 @@ EventGraph Builder::build() {
   for (const Thread& th : t_.threads) {
     g_.reg_base.push_back(static_cast<int>(g_.reg_names.size()));
     for (const std::string& r : th.regs)
-      g_.reg_names.push_back("P" + std::to_string(th.pe) + ":" + r);
+      g_.reg_names.push_back(std::string("P").append(std::to_string(th.pe)).append(":").append(r));
   }
   // Init events first, for the locations some call touches.
   std::vector<bool> used(static_cast<std::size_t>(t_.loc_count()), false);
   for (const Thread& th : t_.threads)
     for (const Op& op : th.ops) {
-      if (op.loc.sym >= 0)
-        used[t_.loc_index(op.loc)] = true;
-      if (op.loc2.sym >= 0)
-        used[t_.loc_index(op.loc2)] = true;
+      if (op.loc.sym >= 0) used[t_.loc_index(op.loc)] = true;
+      if (op.loc2.sym >= 0) used[t_.loc_index(op.loc2)] = true;
     }
   init_of_.assign(used.size(), -1);
   g_.writes_to.resize(used.size());
@@ -424,16 +456,13 @@ EventGraph Builder::build() {
   op_ev_.resize(nthreads);
   for (int ti = 0; ti < nthreads; ++ti) {
     op_ev_[ti].resize(t_.threads[ti].ops.size());
-    for (int oi = 0; oi < static_cast<int>(t_.threads[ti].ops.size()); ++oi)
-      events_of(ti, oi);
+    for (int oi = 0; oi < static_cast<int>(t_.threads[ti].ops.size()); ++oi) events_of(ti, oi);
   }
   const int n = static_cast<int>(g_.ev.size());
   for (int e = 0; e < n; ++e) {
     g_.ev[e].pos = e;
-    if (g_.ev[e].writes())
-      g_.writes_to[g_.ev[e].loc].push_back(e);
-    if (g_.ev[e].reads())
-      g_.reads.push_back(e);
+    if (g_.ev[e].writes()) g_.writes_to[g_.ev[e].loc].push_back(e);
+    if (g_.ev[e].reads()) g_.reads.push_back(e);
   }
   g_.hb = Relation(n);
   g_.on_success.resize(n);
@@ -441,24 +470,23 @@ EventGraph Builder::build() {
   for (int l = 0; l < t_.loc_count(); ++l)
     if (init_of_[l] >= 0)
       for (int e = 0; e < n; ++e)
-        if (g_.ev[e].kind != EvKind::Init)
-          edge(init_of_[l], e);
+        if (g_.ev[e].kind != EvKind::Init) edge(init_of_[l], e);
   for (int ti = 0; ti < nthreads; ++ti) {
     // A3: one thread's ordinary accesses to one location keep program order.
     const std::vector<int>& te = thread_ev_[ti];
     for (std::size_t i = 0; i < te.size(); ++i)
       for (std::size_t j = i + 1; j < te.size(); ++j)
-        if (g_.ev[te[i]].plain && g_.ev[te[j]].plain && g_.ev[te[i]].loc == g_.ev[te[j]].loc)
-          edge(te[i], te[j]);
-    for (int oi = 0; oi < static_cast<int>(t_.threads[ti].ops.size()); ++oi)
-      edges_of(ti, oi);
+        if (g_.ev[te[i]].plain && g_.ev[te[j]].plain && g_.ev[te[i]].loc == g_.ev[te[j]].loc) edge(te[i], te[j]);
+    for (int oi = 0; oi < static_cast<int>(t_.threads[ti].ops.size()); ++oi) edges_of(ti, oi);
   }
   barriers();
   return std::move(g_);
 }
 
-}  // namespace
+} // namespace
 
-EventGraph build_events(const Test& t) { return Builder(t).build(); }
+EventGraph build_events(const LitmusTest& t) {
+  return Builder(t).build();
+}
 
-}  // namespace portshmem::model
+} // namespace portshmem::model

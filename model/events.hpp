@@ -15,19 +15,19 @@
 namespace portshmem::model {
 
 enum class EvKind : std::uint8_t {
-  Init,   // initial write of a location
-  Read,   // read only
-  Write,  // write only
-  Rmw,    // atomic read-modify-write (one event: read and write at one instant)
-  Sync,   // no memory access: the completion point of a quiet, the arrival/departure of a barrier
+  Init,  // initial write of a location
+  Read,  // read only
+  Write, // write only
+  Rmw,   // atomic read-modify-write (one event: read and write at one instant)
+  Sync,  // no memory access: the completion point of a quiet, the arrival/departure of a barrier
 };
 
 /// Categories of later events that an ordering axiom reaches (bit set).
 enum Cat : unsigned {
-  kW = 1,   // writes of every class (comm, ordinary, get_nbi destination, RMW)
-  kHR = 2,  // home reads: comm reads and synchronizing reads (performed at the location's home)
-  kPL = 4,  // ordinary loads (may be served by the reader's caches)
-  kSY = 8,  // sync events (quiet completion, barrier arrival/departure)
+  kW = 1,  // writes of every class (comm, ordinary, get_nbi destination, RMW)
+  kHR = 2, // home reads: comm reads and synchronizing reads (performed at the location's home)
+  kPL = 4, // ordinary loads (may be served by the reader's caches)
+  kSY = 8, // sync events (quiet completion, barrier arrival/departure)
 };
 
 struct RmwFn {
@@ -38,24 +38,24 @@ struct RmwFn {
 
 struct Event {
   EvKind kind = EvKind::Sync;
-  int thread = -1;  // index into Test::threads, -1 for init
-  int pe = -1;      // issuing PE, -1 for init
-  int op = -1;      // index of the call in its thread
-  int pos = 0;      // program-order position in the thread
-  int loc = -1;     // Test::loc_index of the accessed location
-  int target = -1;  // the PE the event acts on: the location's PE, or the issuer for sync events
-  bool plain = false;      // ordinary load/store
-  bool home = false;       // read performed at the location's home (comm read, synchronizing read)
-  bool sync_read = false;  // wait/test/signal_wait: a scoped observer (A11)
-  bool get_dest = false;   // get_nbi's write of its local destination
-  bool comm_write = false; // write of a put/AMO/signal (covered by fence and strong signals)
-  Scope scope = Scope::System;  // of a synchronizing read
-  std::int64_t value = 0;       // Write/Init: the value written
-  int value_from = -1;          // get_dest: copies the value read by this event
-  RmwFn fn;                     // Rmw
-  int reg = -1;                 // register slot (EventGraph::reg_names) receiving the value read / test result
-  bool waits = false;           // blocking wait: must read a value satisfying (cmp, cmp_value) (C5)
-  bool is_test = false;         // test: reg receives (value cmp cmp_value)
+  int thread = -1;             // index into LitmusTest::threads, -1 for init
+  int pe = -1;                 // issuing PE, -1 for init
+  int op = -1;                 // index of the call in its thread
+  int pos = 0;                 // program-order position in the thread
+  int loc = -1;                // LitmusTest::loc_index of the accessed location
+  int target = -1;             // the PE the event acts on: the location's PE, or the issuer for sync events
+  bool plain = false;          // ordinary load/store
+  bool home = false;           // read performed at the location's home (comm read, synchronizing read)
+  bool sync_read = false;      // wait/test/signal_wait: a scoped observer (A11)
+  bool get_dest = false;       // get_nbi's write of its local destination
+  bool fenced = false;         // access of a put, AMO (fetching ones too) or signal: ordered by fence, strong signals
+  Scope scope = Scope::System; // of a synchronizing read
+  std::int64_t value = 0;      // Write/Init: the value written
+  int value_from = -1;         // get_dest: copies the value read by this event
+  RmwFn fn;                    // Rmw
+  int reg = -1;                // register slot (EventGraph::reg_names) receiving the value read / test result
+  bool waits = false;          // blocking wait: must read a value satisfying (cmp, cmp_value) (C5)
+  bool is_test = false;        // test: reg receives (value cmp cmp_value)
   Cmp cmp = Cmp::Eq;
   std::int64_t cmp_value = 0;
 
@@ -66,16 +66,16 @@ struct Event {
 
 struct EventGraph {
   std::vector<Event> ev;
-  Relation hb;                     // static hb edges (not closed)
-  std::vector<std::vector<std::pair<int, int>>> on_success;  // per event: edges added when a test returns 1
-  std::vector<std::vector<int>> writes_to;  // per location: its write events, init first
-  std::vector<int> reads;                   // events with a read part, in program order per thread
-  std::vector<std::string> reg_names;       // "P1:r0" per register slot
-  std::vector<int> reg_base;                // first register slot of each thread
-  std::vector<std::string> notes;           // scope misuse and similar remarks for the user
+  Relation hb;                                              // static hb edges (not closed)
+  std::vector<std::vector<std::pair<int, int>>> on_success; // per event: edges added when a test returns 1
+  std::vector<std::vector<int>> writes_to;                  // per location: its write events, init first
+  std::vector<int> reads;                                   // events with a read part, in program order per thread
+  std::vector<std::string> reg_names;                       // "P1:r0" per register slot
+  std::vector<int> reg_base;                                // first register slot of each thread
+  std::vector<std::string> notes;                           // scope misuse and similar remarks for the user
 };
 
 /// Builds the events and static edges; throws LitmusError when the test is too large for the model.
-EventGraph build_events(const Test& t);
+EventGraph build_events(const LitmusTest& t);
 
-}  // namespace portshmem::model
+} // namespace portshmem::model

@@ -15,12 +15,12 @@ namespace portshmem::model {
 
 /// Every call the model knows. The group forms of the API behave as the thread form issued once.
 enum class OpKind : std::uint8_t {
-  Put,     // put x@1 = 1          (blocking put of one element)
-  P,       // p x@1 = 1
-  PutNbi,  // put_nbi x@1 = 1      (or: put x@1 = 1 nbi)
-  Get,     // r = get x@1
-  G,       // r = g x@1
-  GetNbi,  // get_nbi d = x@1      (d: the caller's own copy of a symmetric location)
+  Put,    // put x@1 = 1          (blocking put of one element)
+  P,      // p x@1 = 1
+  PutNbi, // put_nbi x@1 = 1      (or: put x@1 = 1 nbi)
+  Get,    // r = get x@1
+  G,      // r = g x@1
+  GetNbi, // get_nbi d = x@1      (d: the caller's own copy of a symmetric location)
   AmoFetch,
   AmoSet,
   AmoSwap,
@@ -35,21 +35,21 @@ enum class OpKind : std::uint8_t {
   AmoOr,
   AmoFetchXor,
   AmoXor,
-  PutSignal,     // put_signal x@1 = 1, s@1 add 1
-  PutSignalNbi,  // put_signal_nbi ... (or: put_signal ... nbi)
-  SignalOp,      // signal_op s@1 set 1
-  SignalFetch,   // r = signal_fetch s
-  SignalWait,    // [r =] signal_wait s >= 1   (signal_wait_until)
-  WaitUntil,     // wait f == 1                (wait_until)
-  Test,          // r = test f == 1
+  PutSignal,    // put_signal x@1 = 1, s@1 add 1
+  PutSignalNbi, // put_signal_nbi ... (or: put_signal ... nbi)
+  SignalOp,     // signal_op s@1 set 1
+  SignalFetch,  // r = signal_fetch s
+  SignalWait,   // [r =] signal_wait s >= 1   (signal_wait_until)
+  WaitUntil,    // wait f == 1                (wait_until)
+  Test,         // r = test f == 1
   Fence,
   Quiet,
-  PeQuiet,     // pe_quiet 1
-  BarrierAll,  // barrier_all (quiet + synchronization)
-  SyncAll,     // sync_all (synchronization only)
-  Store,       // store x = 1 / store x@1 = 1 (ordinary store; remote one through portshmem_ptr)
-  Load,        // r = load x / r = load x@1
-  BypassLoad,  // r = bypass_load x (the library's comm-class load of a local symmetric location)
+  PeQuiet,    // pe_quiet 1
+  BarrierAll, // barrier_all (quiet + synchronization)
+  SyncAll,    // sync_all (synchronization only)
+  Store,      // store x = 1 / store x@1 = 1 (ordinary store; remote one through portshmem_ptr)
+  Load,       // r = load x / r = load x@1
+  BypassLoad, // r = bypass_load x (the library's comm-class load of a local symmetric location)
 };
 
 // Qualifiers, spelled as the C++ tags of namespace portshmem::mm.
@@ -61,7 +61,7 @@ enum class SignalStrength : std::uint8_t { Weak, Strong };     // put_signal: mm
 enum class SignalUpdate : std::uint8_t { Set, Add };           // SHMEM_SIGNAL_SET / SHMEM_SIGNAL_ADD
 enum class Cmp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
 
-/// A symmetric location: symbol index into Test::syms, and the PE whose copy it is.
+/// A symmetric location: symbol index into LitmusTest::syms, and the PE whose copy it is.
 struct Loc {
   int sym = -1;
   int pe = -1;
@@ -71,15 +71,15 @@ struct Loc {
 /// One call. Which fields matter depends on kind (see the comments); the rest keep their defaults.
 struct Op {
   OpKind kind = OpKind::Fence;
-  int line = 0;        // source line, for messages
-  Loc loc;             // accessed location: put/AMO/store target, get/load source, awaited or fetched variable
-  Loc loc2;            // put_signal: the signal location; get_nbi: the local destination
-  std::int64_t value = 0;   // value written / AMO operand / compare-swap condition / compared value of a wait
-  std::int64_t value2 = 0;  // compare-swap new value / put_signal signal value
-  Cmp cmp = Cmp::Eq;        // waits and test
+  int line = 0;            // source line, for messages
+  Loc loc;                 // accessed location: put/AMO/store target, get/load source, awaited or fetched variable
+  Loc loc2;                // put_signal: the signal location; get_nbi: the local destination
+  std::int64_t value = 0;  // value written / AMO operand / compare-swap condition / compared value of a wait
+  std::int64_t value2 = 0; // compare-swap new value / put_signal signal value
+  Cmp cmp = Cmp::Eq;       // waits and test
   SignalUpdate update = SignalUpdate::Set;
-  int reg = -1;             // destination register (index into Thread::regs), -1 when none
-  int pe = -1;              // pe_quiet: the PE
+  int reg = -1; // destination register (index into Thread::regs), -1 when none
+  int pe = -1;  // pe_quiet: the PE
   Coverage coverage = Coverage::All;
   Scope scope = Scope::System;
   DataPath path = DataPath::Keep;
@@ -91,19 +91,19 @@ struct Op {
 struct Thread {
   int pe = 0;
   std::vector<Op> ops;
-  std::vector<std::string> regs;  // register names, index = Op::reg
+  std::vector<std::string> regs; // register names, index = Op::reg
 };
 
 /// Condition over the final state: a small expression tree stored in a vector (node 0 is not special; see root).
 struct CondNode {
   enum class Kind : std::uint8_t { True, Reg, Mem, Not, And, Or };
   Kind kind = Kind::True;
-  int thread = -1;  // Reg: index into Test::threads
-  int reg = -1;     // Reg: register index in that thread
-  Loc loc;          // Mem: final value of this location
+  int thread = -1; // Reg: index into LitmusTest::threads
+  int reg = -1;    // Reg: register index in that thread
+  Loc loc;         // Mem: final value of this location
   Cmp cmp = Cmp::Eq;
   std::int64_t value = 0;
-  int lhs = -1, rhs = -1;  // Not (lhs), And/Or (lhs, rhs)
+  int lhs = -1, rhs = -1; // Not (lhs), And/Or (lhs, rhs)
 };
 
 struct Condition {
@@ -113,18 +113,18 @@ struct Condition {
 
 enum class Expect : std::uint8_t { Allowed, Forbidden };
 
-struct Test {
-  std::string file;  // as given to the parser, for messages
+struct LitmusTest {
+  std::string file; // as given to the parser, for messages
   std::string name;
   std::string doc;
-  std::string row;  // the MEMORY_MODEL.md catalogue row this test stands for, if any
+  std::string row; // the MEMORY_MODEL.md catalogue row this test stands for, if any
   int pes = 0;
-  std::vector<int> device;  // device[pe]: which GPU the PE runs on (default: one each)
-  std::vector<int> node;    // node[pe]: which node (default: all on node 0)
+  std::vector<int> device; // device[pe]: which GPU the PE runs on (default: one each)
+  std::vector<int> node;   // node[pe]: which node (default: all on node 0)
   std::vector<std::string> syms;
-  std::vector<std::int64_t> init;  // initial value of each location, index loc_index()
+  std::vector<std::int64_t> init; // initial value of each location, index loc_index()
   std::vector<Thread> threads;
-  std::vector<Loc> observe;  // locations whose final values are reported besides those of the condition
+  std::vector<Loc> observe; // locations whose final values are reported besides those of the condition
   Condition cond;
   int cond_line = 0;
   Expect expect = Expect::Allowed;
@@ -137,20 +137,20 @@ struct Test {
 
 /// A parse or validation error; what() is "file:line: message".
 class LitmusError : public std::runtime_error {
-public:
+ public:
   LitmusError(const std::string& file, int line, const std::string& message);
   int line() const { return line_; }
   const std::string& message() const { return message_; }
 
-private:
+ private:
   int line_;
   std::string message_;
 };
 
 /// Parses one test; throws LitmusError with the offending line.
-Test parse_litmus(std::string_view text, const std::string& file = "<input>");
+LitmusTest parse_litmus(std::string_view text, const std::string& file = "<input>");
 /// Reads and parses a file; throws LitmusError (line 0 when the file cannot be read).
-Test parse_litmus_file(const std::string& path);
+LitmusTest parse_litmus_file(const std::string& path);
 
 // Names and small helpers shared by the model, the CLI and the hardware runner.
 const char* op_name(OpKind k);
@@ -163,17 +163,17 @@ const char* name(SignalUpdate u);
 const char* name(Cmp c);
 bool compare(Cmp c, std::int64_t lhs, std::int64_t rhs);
 /// Text of one op in the litmus syntax, with every qualifier spelled out.
-std::string format_op(const Test& t, const Thread& th, const Op& op);
+std::string format_op(const LitmusTest& t, const Thread& th, const Op& op);
 
 /// Evaluates the test's condition; regs[thread][reg] and mem[loc_index] give the final state.
-bool eval_condition(const Test& t, const std::vector<std::vector<std::int64_t>>& regs,
+bool eval_condition(const LitmusTest& t, const std::vector<std::vector<std::int64_t>>& regs,
                     const std::vector<std::int64_t>& mem);
 /// The condition as text.
-std::string format_condition(const Test& t);
-/// Locations named in the condition followed by Test::observe, without repeats.
-std::vector<Loc> reported_locations(const Test& t);
+std::string format_condition(const LitmusTest& t);
+/// Locations named in the condition followed by LitmusTest::observe, without repeats.
+std::vector<Loc> reported_locations(const LitmusTest& t);
 
 /// True when the two PEs are both within `s` of each other under the test's placement.
-bool in_scope(const Test& t, Scope s, int pe_a, int pe_b);
+bool in_scope(const LitmusTest& t, Scope s, int pe_a, int pe_b);
 
-}  // namespace portshmem::model
+} // namespace portshmem::model

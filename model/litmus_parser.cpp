@@ -23,19 +23,19 @@ struct Tok {
 
 struct Line {
   int no = 0;
-  std::string raw;  // without the comment
+  std::string raw; // without the comment
   std::vector<Tok> toks;
 };
 
-const std::set<std::string> kHeaderKeys = {"name", "doc",     "row",    "pes",    "devices",
-                                           "nodes", "locations", "init", "observe", "exists", "expect"};
+const std::set<std::string> kHeaderKeys = {"name",      "doc",  "row",     "pes",    "devices", "nodes",
+                                           "locations", "init", "observe", "exists", "expect"};
 
 class Parser {
-public:
+ public:
   Parser(std::string_view text, std::string file) : file_(std::move(file)) { split(text); }
-  Test parse();
+  LitmusTest parse();
 
-private:
+ private:
   [[noreturn]] void fail(int line, const std::string& msg) const { throw LitmusError(file_, line, msg); }
 
   // --- lexing --------------------------------------------------------------------------------------------------
@@ -44,26 +44,21 @@ private:
     std::size_t pos = 0;
     while (pos <= text.size()) {
       std::size_t end = text.find('\n', pos);
-      if (end == std::string_view::npos)
-        end = text.size();
+      if (end == std::string_view::npos) end = text.size();
       std::string raw(text.substr(pos, end - pos));
       ++no;
       pos = end + 1;
-      if (auto hash = raw.find('#'); hash != std::string::npos)
-        raw.erase(hash);
-      if (!raw.empty() && raw.back() == '\r')
-        raw.pop_back();
+      if (auto hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
+      if (!raw.empty() && raw.back() == '\r') raw.pop_back();
       // Free-text lines (name, row, doc) are not tokenized past their keyword.
       std::string first = raw.substr(0, raw.find_first_of(" \t", raw.find_first_not_of(" \t")));
       first.erase(0, first.find_first_not_of(" \t"));
       bool free_text = first == "name" || first == "row" || first == "doc";
       Line l{no, raw, lex(free_text ? first : raw, no)};
-      if (!l.toks.empty())
-        lines_.push_back(std::move(l));
-      if (end == text.size())
-        break;
+      if (!l.toks.empty()) lines_.push_back(std::move(l));
+      if (end == text.size()) break;
     }
-    last_line_ = no;
+    last_line_ = lines_.empty() ? 1 : lines_.back().no; // missing parts are reported at the end of the content
   }
 
   std::vector<Tok> lex(const std::string& s, int no) const {
@@ -75,22 +70,19 @@ private:
         ++i;
       } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         std::size_t j = i;
-        while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_'))
-          ++j;
+        while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
         out.push_back({Tok::Kind::Ident, s.substr(i, j - i)});
         i = j;
       } else if (std::isdigit(static_cast<unsigned char>(c)) ||
                  (c == '-' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
         std::size_t j = i + 1;
-        while (j < s.size() && std::isalnum(static_cast<unsigned char>(s[j])))
-          ++j;
+        while (j < s.size() && std::isalnum(static_cast<unsigned char>(s[j]))) ++j;
         std::string t = s.substr(i, j - i);
         Tok tok{Tok::Kind::Number, t};
         try {
           std::size_t used = 0;
           tok.num = std::stoll(t, &used, 0);
-          if (used != t.size())
-            fail(no, "bad number '" + t + "'");
+          if (used != t.size()) fail(no, "bad number '" + t + "'");
         } catch (const std::logic_error&) {
           fail(no, "bad number '" + t + "'");
         }
@@ -100,8 +92,7 @@ private:
         static const char* two[] = {"==", "!=", "<=", ">=", "/\\", "\\/"};
         std::string p;
         for (const char* t : two)
-          if (s.compare(i, 2, t) == 0)
-            p = t;
+          if (s.compare(i, 2, t) == 0) p = t;
         if (p.empty()) {
           if (std::string("=<>,@:()~|").find(c) == std::string::npos)
             fail(no, std::string("unexpected character '") + c + "'");
@@ -125,13 +116,11 @@ private:
     [[noreturn]] void fail(const std::string& msg) const { p->fail(line->no, msg); }
     std::string where() const { return done() ? "end of line" : "'" + line->toks[i].text + "'"; }
     void expect(const std::string& text) {
-      if (!at(text))
-        fail("expected '" + text + "', found " + where());
+      if (!at(text)) fail("expected '" + text + "', found " + where());
       ++i;
     }
     bool accept(const std::string& text) {
-      if (!at(text))
-        return false;
+      if (!at(text)) return false;
       ++i;
       return true;
     }
@@ -146,8 +135,7 @@ private:
       return line->toks[i++].num;
     }
     void end() {
-      if (!done())
-        fail("unexpected " + where() + " at the end of the line");
+      if (!done()) fail("unexpected " + where() + " at the end of the line");
     }
   };
   Cur cur(const Line& l) const { return Cur{this, &l}; }
@@ -155,15 +143,15 @@ private:
   // --- pieces ------------------------------------------------------------------------------------------------------
   int pe_number(Cur& c, std::int64_t v) const {
     if (v < 0 || v >= test_.pes)
-      c.fail("PE " + std::to_string(v) + " out of range (the test has " + std::to_string(test_.pes) + " PEs)");
+      c.fail("PE " + std::to_string(v) + " out of range (the test has " + std::to_string(test_.pes) +
+             " PEs; a 'pes' line sets the count)");
     return static_cast<int>(v);
   }
 
   int sym(Cur& c) const {
     std::string s = c.ident("a location name");
     auto it = std::find(test_.syms.begin(), test_.syms.end(), s);
-    if (it == test_.syms.end())
-      c.fail("unknown location '" + s + "' (declare it on the 'locations' line)");
+    if (it == test_.syms.end()) c.fail("unknown location '" + s + "' (declare it on the 'locations' line)");
     return static_cast<int>(it - test_.syms.begin());
   }
 
@@ -189,26 +177,19 @@ private:
   }
 
   static std::optional<Cmp> cmp_of(const std::string& s) {
-    if (s == "==")
-      return Cmp::Eq;
-    if (s == "!=")
-      return Cmp::Ne;
-    if (s == "<")
-      return Cmp::Lt;
-    if (s == "<=")
-      return Cmp::Le;
-    if (s == ">")
-      return Cmp::Gt;
-    if (s == ">=")
-      return Cmp::Ge;
+    if (s == "==") return Cmp::Eq;
+    if (s == "!=") return Cmp::Ne;
+    if (s == "<") return Cmp::Lt;
+    if (s == "<=") return Cmp::Le;
+    if (s == ">") return Cmp::Gt;
+    if (s == ">=") return Cmp::Ge;
     return std::nullopt;
   }
 
   Cmp cmp(Cur& c) const {
     const Tok* t = c.peek();
     auto r = t ? cmp_of(t->text) : std::nullopt;
-    if (!r)
-      c.fail("expected a comparison (== != < <= > >=), found " + c.where());
+    if (!r) c.fail("expected a comparison (== != < <= > >=), found " + c.where());
     ++c.i;
     return *r;
   }
@@ -237,25 +218,21 @@ private:
         op.signal = w == "weak" ? SignalStrength::Weak : SignalStrength::Strong;
       } else if (w == "nbi") {
         cls = kNbi;
-        if (nbi)
-          *nbi = true;
+        if (nbi) *nbi = true;
       } else if (w == "all" || w == "comm" || w == "acquire" || w == "relaxed") {
         cls = w == "all" ? kCoverage : kStrength;
       } else {
         c.fail("unknown qualifier '" + w + "'");
       }
-      if (!(allowed & cls))
-        c.fail("qualifier '" + w + "' does not apply to " + op_name(op.kind));
-      if (seen & cls)
-        c.fail("conflicting or repeated qualifier '" + w + "'");
+      if (!(allowed & cls)) c.fail("qualifier '" + w + "' does not apply to " + op_name(op.kind));
+      if (seen & cls) c.fail("conflicting or repeated qualifier '" + w + "'");
       seen |= cls;
     }
   }
 
   int reg_index(Thread& th, const std::string& r) const {
     auto it = std::find(th.regs.begin(), th.regs.end(), r);
-    if (it != th.regs.end())
-      return static_cast<int>(it - th.regs.begin());
+    if (it != th.regs.end()) return static_cast<int>(it - th.regs.begin());
     th.regs.push_back(r);
     return static_cast<int>(th.regs.size()) - 1;
   }
@@ -276,9 +253,9 @@ private:
   std::string file_;
   std::vector<Line> lines_;
   int last_line_ = 0;
-  Test test_;
-  std::map<std::string, int> seen_keys_;  // header key -> line
-  std::vector<int> thread_lines_;         // line of each "Pn:" header
+  LitmusTest test_;
+  std::map<std::string, int> seen_keys_; // header key -> line
+  std::vector<int> thread_lines_;        // line of each "Pn:" header
 };
 
 void Parser::placement(const Line& l, std::vector<int>& out, const char* what) {
@@ -289,23 +266,19 @@ void Parser::placement(const Line& l, std::vector<int>& out, const char* what) {
   bool empty = true;
   while (!c.done()) {
     if (c.accept("|")) {
-      if (empty)
-        c.fail(std::string("empty group in '") + what + "'");
+      if (empty) c.fail(std::string("empty group in '") + what + "'");
       ++group;
       empty = true;
       continue;
     }
     int pe = pe_number(c, c.number("a PE number"));
-    if (out[pe] >= 0)
-      c.fail("PE " + std::to_string(pe) + " listed twice in '" + what + "'");
+    if (out[pe] >= 0) c.fail("PE " + std::to_string(pe) + " listed twice in '" + what + "'");
     out[pe] = group;
     empty = false;
   }
-  if (empty)
-    c.fail(std::string("empty group in '") + what + "'");
+  if (empty) c.fail(std::string("empty group in '") + what + "'");
   for (int pe = 0; pe < test_.pes; ++pe)
-    if (out[pe] < 0)
-      c.fail(std::string("'") + what + "' must list every PE; PE " + std::to_string(pe) + " is missing");
+    if (out[pe] < 0) c.fail(std::string("'") + what + "' must list every PE; PE " + std::to_string(pe) + " is missing");
 }
 
 void Parser::header(const Line& l) {
@@ -337,8 +310,7 @@ void Parser::header(const Line& l) {
   } else if (key == "nodes") {
     placement(l, test_.node, "nodes");
   } else if (key == "locations") {
-    if (c.done())
-      c.fail("'locations' needs at least one name");
+    if (c.done()) c.fail("'locations' needs at least one name");
     while (!c.done()) {
       std::string s = c.ident("a location name");
       if (kHeaderKeys.count(s) || (s.size() > 1 && s[0] == 'P' && std::isdigit(static_cast<unsigned char>(s[1]))))
@@ -348,32 +320,26 @@ void Parser::header(const Line& l) {
       test_.syms.push_back(s);
     }
   } else if (key == "init") {
-    if (test_.syms.empty())
-      c.fail("'init' must follow the 'locations' line");
-    if (c.done())
-      c.fail("'init' needs at least one 'x@PE = value' (or 'x = value' for every PE)");
+    if (test_.syms.empty()) c.fail("'init' must follow the 'locations' line");
+    if (c.done()) c.fail("'init' needs at least one 'x@PE = value' (or 'x = value' for every PE)");
     while (!c.done()) {
       int s = sym(c);
       int pe = c.accept("@") ? pe_number(c, c.number("a PE number after '@'")) : -1;
       c.expect("=");
       std::int64_t v = c.number("an initial value");
       for (int p = 0; p < test_.pes; ++p)
-        if (pe < 0 || p == pe)
-          test_.init[test_.loc_index(Loc{s, p})] = v;
+        if (pe < 0 || p == pe) test_.init[test_.loc_index(Loc{s, p})] = v;
     }
   } else if (key == "observe") {
-    while (!c.done())
-      test_.observe.push_back(loc(c, -1));
+    while (!c.done()) test_.observe.push_back(loc(c, -1));
   } else if (key == "exists") {
-    if (c.done())
-      c.fail("'exists' needs a condition");
+    if (c.done()) c.fail("'exists' needs a condition");
     test_.cond.root = cond_or(c);
     test_.cond_line = l.no;
     c.end();
   } else if (key == "expect") {
     std::string v = c.ident("'allowed' or 'forbidden'");
-    if (v != "allowed" && v != "forbidden")
-      c.fail("expected 'allowed' or 'forbidden', found '" + v + "'");
+    if (v != "allowed" && v != "forbidden") c.fail("expected 'allowed' or 'forbidden', found '" + v + "'");
     test_.expect = v == "allowed" ? Expect::Allowed : Expect::Forbidden;
     c.end();
   }
@@ -429,12 +395,10 @@ int Parser::cond_unary(Cur& c) {
     int pe = std::stoi(t->text.substr(1));
     c.i += 2;
     auto th = std::find_if(test_.threads.begin(), test_.threads.end(), [&](const Thread& x) { return x.pe == pe; });
-    if (th == test_.threads.end())
-      c.fail("the condition names P" + std::to_string(pe) + ", which has no thread");
+    if (th == test_.threads.end()) c.fail("the condition names P" + std::to_string(pe) + ", which has no thread");
     std::string r = c.ident("a register name");
     auto it = std::find(th->regs.begin(), th->regs.end(), r);
-    if (it == th->regs.end())
-      c.fail("P" + std::to_string(pe) + " has no register '" + r + "'");
+    if (it == th->regs.end()) c.fail("P" + std::to_string(pe) + " has no register '" + r + "'");
     n.kind = CondNode::Kind::Reg;
     n.thread = static_cast<int>(th - test_.threads.begin());
     n.reg = static_cast<int>(it - th->regs.begin());
@@ -456,14 +420,10 @@ Op Parser::op(const Line& l, Thread& th) {
     c.expect("=");
   }
   std::string w = c.ident("a call");
-  if (w.rfind("atomic_", 0) == 0)
-    w = w.substr(7);
-  if (w == "wait_until")
-    w = "wait";
-  if (w == "signal_wait_until")
-    w = "signal_wait";
-  if (w == "barrier")
-    w = "barrier_all";
+  if (w.rfind("atomic_", 0) == 0) w = w.substr(7);
+  if (w == "wait_until") w = "wait";
+  if (w == "signal_wait_until") w = "signal_wait";
+  if (w == "barrier") w = "barrier_all";
 
   static const std::map<std::string, OpKind> kinds = {
       {"put", OpKind::Put},
@@ -503,8 +463,7 @@ Op Parser::op(const Line& l, Thread& th) {
       {"bypass_load", OpKind::BypassLoad},
   };
   auto it = kinds.find(w);
-  if (it == kinds.end())
-    c.fail("unknown call '" + w + "'");
+  if (it == kinds.end()) c.fail("unknown call '" + w + "'");
   Op op;
   op.kind = it->second;
   op.line = l.no;
@@ -525,17 +484,20 @@ Op Parser::op(const Line& l, Thread& th) {
   case OpKind::SignalFetch:
   case OpKind::Test:
   case OpKind::Load:
-  case OpKind::BypassLoad: wants_reg = 1; break;
-  case OpKind::SignalWait: wants_reg = 2; break;
-  default: break;
+  case OpKind::BypassLoad:
+    wants_reg = 1;
+    break;
+  case OpKind::SignalWait:
+    wants_reg = 2;
+    break;
+  default:
+    break;
   }
   if (wants_reg == 1 && reg.empty())
     c.fail(std::string(op_name(op.kind)) + " returns a value: write 'r = " + op_name(op.kind) + " ...'");
-  if (wants_reg == 0 && !reg.empty())
-    c.fail(std::string(op_name(op.kind)) + " returns no value; drop '" + reg + " ='");
+  if (wants_reg == 0 && !reg.empty()) c.fail(std::string(op_name(op.kind)) + " returns no value; drop '" + reg + " ='");
   if (!reg.empty()) {
-    if (kinds.count(reg) || kHeaderKeys.count(reg))
-      c.fail("'" + reg + "' cannot be a register name");
+    if (kinds.count(reg) || kHeaderKeys.count(reg)) c.fail("'" + reg + "' cannot be a register name");
     op.reg = reg_index(th, reg);
   }
 
@@ -548,14 +510,12 @@ Op Parser::op(const Line& l, Thread& th) {
     c.expect("=");
     op.value = c.number("the value to put");
     qualifiers(c, op, kPath | (op.kind == OpKind::Put ? kNbi : 0u), &nbi);
-    if (nbi)
-      op.kind = OpKind::PutNbi;
+    if (nbi) op.kind = OpKind::PutNbi;
     break;
   case OpKind::Get:
   case OpKind::G:
     op.loc = loc(c, me);
-    if (c.at("nbi"))
-      c.fail("a non-blocking get writes a local location: use 'get_nbi d = x@PE'");
+    if (c.at("nbi")) c.fail("a non-blocking get writes a local location: use 'get_nbi d = x@PE'");
     qualifiers(c, op, kPath);
     break;
   case OpKind::GetNbi:
@@ -566,7 +526,9 @@ Op Parser::op(const Line& l, Thread& th) {
     break;
   case OpKind::AmoFetch:
   case OpKind::AmoFetchInc:
-  case OpKind::AmoInc: op.loc = loc(c, me); break;
+  case OpKind::AmoInc:
+    op.loc = loc(c, me);
+    break;
   case OpKind::AmoSet:
     op.loc = loc(c, me);
     c.expect("=");
@@ -597,13 +559,11 @@ Op Parser::op(const Line& l, Thread& th) {
     c.expect(",");
     op.loc2 = loc(c, me);
     std::string u = c.ident("'set' or 'add'");
-    if (u != "set" && u != "add")
-      c.fail("expected 'set' or 'add' after the signal location, found '" + u + "'");
+    if (u != "set" && u != "add") c.fail("expected 'set' or 'add' after the signal location, found '" + u + "'");
     op.update = u == "set" ? SignalUpdate::Set : SignalUpdate::Add;
     op.value2 = c.number("the signal value");
     qualifiers(c, op, kNbi | kSignal | kCoverage | kScope | kPath, &nbi);
-    if (nbi)
-      op.kind = OpKind::PutSignalNbi;
+    if (nbi) op.kind = OpKind::PutSignalNbi;
     if (op.loc.pe != op.loc2.pe)
       c.fail("put_signal writes its data and its signal on one PE (" + test_.loc_name(op.loc) + " vs " +
              test_.loc_name(op.loc2) + ")");
@@ -612,15 +572,16 @@ Op Parser::op(const Line& l, Thread& th) {
   case OpKind::SignalOp: {
     op.loc = loc(c, me);
     std::string u = c.ident("'set' or 'add'");
-    if (u != "set" && u != "add")
-      c.fail("expected 'set' or 'add' after the signal location, found '" + u + "'");
+    if (u != "set" && u != "add") c.fail("expected 'set' or 'add' after the signal location, found '" + u + "'");
     op.update = u == "set" ? SignalUpdate::Set : SignalUpdate::Add;
     op.value = c.number("the signal value");
     qualifiers(c, op, kCoverage | kScope);
     break;
   }
   case OpKind::SignalFetch:
-  case OpKind::BypassLoad: op.loc = local_loc(c, me, op_name(op.kind)); break;
+  case OpKind::BypassLoad:
+    op.loc = local_loc(c, me, op_name(op.kind));
+    break;
   case OpKind::SignalWait:
   case OpKind::WaitUntil:
   case OpKind::Test:
@@ -631,18 +592,24 @@ Op Parser::op(const Line& l, Thread& th) {
     break;
   case OpKind::Fence:
   case OpKind::Quiet:
-  case OpKind::BarrierAll: qualifiers(c, op, kCoverage | kScope); break;
+  case OpKind::BarrierAll:
+    qualifiers(c, op, kCoverage | kScope);
+    break;
   case OpKind::PeQuiet:
     op.pe = pe_number(c, c.number("the PE to quiet"));
     qualifiers(c, op, kCoverage | kScope);
     break;
-  case OpKind::SyncAll: qualifiers(c, op, kScope); break;
+  case OpKind::SyncAll:
+    qualifiers(c, op, kScope);
+    break;
   case OpKind::Store:
     op.loc = loc(c, me);
     c.expect("=");
     op.value = c.number("the value to store");
     break;
-  case OpKind::Load: op.loc = loc(c, me); break;
+  case OpKind::Load:
+    op.loc = loc(c, me);
+    break;
   }
   c.end();
   if ((op.kind == OpKind::Store || op.kind == OpKind::Load) && test_.node[op.loc.pe] != test_.node[me])
@@ -652,16 +619,11 @@ Op Parser::op(const Line& l, Thread& th) {
 }
 
 void Parser::validate() {
-  if (test_.name.empty())
-    fail(last_line_, "missing 'name' line");
-  if (test_.syms.empty())
-    fail(last_line_, "missing 'locations' line");
-  if (test_.threads.empty())
-    fail(last_line_, "the test has no thread (a 'P0:' line followed by calls)");
-  if (!seen_keys_.count("exists"))
-    fail(last_line_, "missing 'exists' line (the condition)");
-  if (!seen_keys_.count("expect"))
-    fail(last_line_, "missing 'expect allowed' or 'expect forbidden' line");
+  if (test_.name.empty()) fail(last_line_, "missing 'name' line");
+  if (test_.syms.empty()) fail(last_line_, "missing 'locations' line");
+  if (test_.threads.empty()) fail(last_line_, "the test has no thread (a 'P0:' line followed by calls)");
+  if (!seen_keys_.count("exists")) fail(last_line_, "missing 'exists' line (the condition)");
+  if (!seen_keys_.count("expect")) fail(last_line_, "missing 'expect allowed' or 'expect forbidden' line");
   for (int a = 0; a < test_.pes; ++a)
     for (int b = 0; b < test_.pes; ++b)
       if (test_.device[a] == test_.device[b] && test_.node[a] != test_.node[b])
@@ -686,7 +648,7 @@ void Parser::validate() {
   }
 }
 
-Test Parser::parse() {
+LitmusTest Parser::parse() {
   test_.file = file_;
   // The PE count bounds every PE number, so settle it first: the 'pes' line, else the largest PE mentioned.
   int max_pe = 0;
@@ -694,8 +656,7 @@ Test Parser::parse() {
   for (const Line& l : lines_) {
     const auto& t = l.toks;
     if (t[0].text == "pes") {
-      if (pes_line)
-        fail(l.no, "'pes' given twice (first on line " + std::to_string(pes_line) + ")");
+      if (pes_line) fail(l.no, "'pes' given twice (first on line " + std::to_string(pes_line) + ")");
       pes_line = l.no;
       if (t.size() != 2 || t[1].kind != Tok::Kind::Number || t[1].num < 1 || t[1].num > 16)
         fail(l.no, "'pes' takes one number from 1 to 16");
@@ -715,20 +676,18 @@ Test Parser::parse() {
     test_.pes = max_pe + 1;
   }
   test_.device.resize(test_.pes);
-  for (int pe = 0; pe < test_.pes; ++pe)
-    test_.device[pe] = pe;
+  for (int pe = 0; pe < test_.pes; ++pe) test_.device[pe] = pe;
   test_.node.assign(test_.pes, 0);
 
   // Header lines first (placement and locations are needed to read the calls), in file order.
   Thread* th = nullptr;
-  std::vector<const Line*> deferred;  // condition lines: they name registers, known only after the threads
+  std::vector<const Line*> deferred; // condition lines: they name registers, known only after the threads
   for (const Line& l : lines_) {
     const std::string& k = l.toks[0].text;
     if (l.toks.size() == 2 && l.toks[1].text == ":" && k.size() > 1 && k[0] == 'P' &&
         std::all_of(k.begin() + 1, k.end(), ::isdigit))
       continue;
-    if (!kHeaderKeys.count(k))
-      continue;
+    if (!kHeaderKeys.count(k)) continue;
     if (k == "locations") {
       header(l);
       test_.init.assign(test_.loc_count(), 0);
@@ -742,12 +701,11 @@ Test Parser::parse() {
         std::all_of(k.begin() + 1, k.end(), ::isdigit)) {
       int pe = std::stoi(k.substr(1));
       if (pe >= test_.pes)
-        fail(l.no, "P" + std::to_string(pe) + " is out of range (the test has " + std::to_string(test_.pes) +
-                       " PEs)");
+        fail(l.no, "P" + std::to_string(pe) + " is out of range (the test has " + std::to_string(test_.pes) + " PEs)");
       for (std::size_t i = 0; i < test_.threads.size(); ++i)
         if (test_.threads[i].pe == pe)
-          fail(l.no, "P" + std::to_string(pe) + " already has a thread (line " + std::to_string(thread_lines_[i]) +
-                         ")");
+          fail(l.no,
+               "P" + std::to_string(pe) + " already has a thread (line " + std::to_string(thread_lines_[i]) + ")");
       test_.threads.push_back(Thread{pe, {}, {}});
       thread_lines_.push_back(l.no);
       th = &test_.threads.back();
@@ -761,16 +719,13 @@ Test Parser::parse() {
         deferred.push_back(&l);
       continue;
     }
-    if (!th)
-      fail(l.no, "'" + k + "' is not a header keyword, and no thread ('P0:') is open");
-    if (test_.syms.empty())
-      fail(l.no, "the 'locations' line must come before the threads");
+    if (!th) fail(l.no, "'" + k + "' is not a header keyword, and no thread ('P0:') is open");
+    if (test_.syms.empty()) fail(l.no, "the 'locations' line must come before the threads");
     th->ops.push_back(op(l, *th));
   }
   // Threads in PE order (the condition, parsed next, refers to them by index).
   std::vector<std::size_t> order(test_.threads.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](auto a, auto b) { return test_.threads[a].pe < test_.threads[b].pe; });
   std::vector<Thread> sorted;
   std::vector<int> lines;
@@ -780,23 +735,23 @@ Test Parser::parse() {
   }
   test_.threads = std::move(sorted);
   thread_lines_ = std::move(lines);
-  for (const Line* l : deferred)
-    header(*l);
+  for (const Line* l : deferred) header(*l);
   validate();
   return test_;
 }
 
-}  // namespace
+} // namespace
 
-Test parse_litmus(std::string_view text, const std::string& file) { return Parser(text, file).parse(); }
+LitmusTest parse_litmus(std::string_view text, const std::string& file) {
+  return Parser(text, file).parse();
+}
 
-Test parse_litmus_file(const std::string& path) {
+LitmusTest parse_litmus_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw LitmusError(path, 0, "cannot read the file");
+  if (!in) throw LitmusError(path, 0, "cannot read the file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_litmus(ss.str(), path);
 }
 
-}  // namespace portshmem::model
+} // namespace portshmem::model

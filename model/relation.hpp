@@ -24,22 +24,18 @@ struct Relation {
     const int n = size();
     for (int k = 0; k < n; ++k)
       for (int i = 0; i < n; ++i)
-        if (row[i][k])
-          row[i] |= row[k];
+        if (row[i][k]) row[i] |= row[k];
   }
 
   /// Adds a -> b to a relation that is already transitively closed, keeping it closed.
   /// Returns false (and leaves the relation unchanged) when the edge would close a cycle.
   bool add_closed(int a, int b) {
-    if (a == b || row[b][a])
-      return false;
-    if (row[a][b])
-      return true;
+    if (a == b || row[b][a]) return false;
+    if (row[a][b]) return true;
     Bits to = row[b];
     to.set(b);
     for (int i = 0; i < size(); ++i)
-      if (i == a || row[i][a])
-        row[i] |= to;
+      if (i == a || row[i][a]) row[i] |= to;
     return true;
   }
 
@@ -50,23 +46,20 @@ struct Relation {
     std::vector<int> indeg(static_cast<std::size_t>(n), 0);
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b)
-        if (row[a][b])
-          ++indeg[b];
+        if (row[a][b]) ++indeg[b];
     std::vector<int> ready;
     for (int i = 0; i < n; ++i)
-      if (indeg[i] == 0)
-        ready.push_back(i);
+      if (indeg[i] == 0) ready.push_back(i);
     int seen = 0;
     while (!ready.empty()) {
       int a = ready.back();
       ready.pop_back();
       ++seen;
       for (int b = 0; b < n; ++b)
-        if (row[a][b] && --indeg[b] == 0)
-          ready.push_back(b);
+        if (row[a][b] && --indeg[b] == 0) ready.push_back(b);
     }
     return seen == n;
   }
 };
 
-}  // namespace portshmem::model
+} // namespace portshmem::model

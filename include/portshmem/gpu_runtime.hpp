@@ -12,6 +12,8 @@
 #endif
 
 #elif PORTSHMEM_PLATFORM_NVIDIA
+#include <cstddef>
+
 #include <cuda_runtime_api.h>
 #if PORTSHMEM_GPU_COMPILER
 #include <cuda_runtime.h>
@@ -27,9 +29,16 @@ using hipDeviceProp_t = cudaDeviceProp;
 #define hipGetErrorName cudaGetErrorName
 #define hipGetLastError cudaGetLastError
 #define hipPeekAtLastError cudaPeekAtLastError
-#define hipMalloc cudaMalloc
+// Typed allocation, as HIP offers it in every translation unit (CUDA's typed overloads need the GPU compiler).
+template <class T>
+inline hipError_t hipMalloc(T** ptr, std::size_t size) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), size);
+}
+template <class T>
+inline hipError_t hipHostMalloc(T** ptr, std::size_t size, unsigned /*flags: CUDA pinned memory is mapped*/ = 0) {
+  return cudaMallocHost(reinterpret_cast<void**>(ptr), size);
+}
 #define hipFree cudaFree
-#define hipHostMalloc(ptr, size, flags) cudaMallocHost(ptr, size)
 #define hipHostFree cudaFreeHost
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
@@ -67,6 +76,7 @@ using hipDeviceProp_t = cudaDeviceProp;
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 enum hipError_t { hipSuccess = 0, hipErrorOutOfMemory = 2, hipErrorInvalidValue = 1 };
 enum hipMemcpyKind { hipMemcpyHostToDevice, hipMemcpyDeviceToHost, hipMemcpyDeviceToDevice, hipMemcpyDefault };
@@ -120,6 +130,15 @@ inline hipError_t hipGetDevice(int* d) {
 }
 inline hipError_t hipGetDeviceCount(int* n) {
   *n = 1;
+  return hipSuccess;
+}
+struct hipDeviceProp_t {
+  char name[256];
+  int multiProcessorCount;  // the CPU's hardware threads: what runs blocks concurrently here
+};
+inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int) {
+  std::strcpy(prop->name, "host CPU");
+  prop->multiProcessorCount = int(std::thread::hardware_concurrency());
   return hipSuccess;
 }
 inline hipError_t hipStreamCreate(hipStream_t* s) {

@@ -1,1 +1,222 @@
+// The litmus parser: good input gives the expected AST; bad input names its line and says what is wrong.
 #include <gtest/gtest.h>
+
+#include "litmus.hpp"
+
+using namespace portshmem::model;
+
+namespace {
+
+const char* kMp = R"(name MP+put+fence+p   # a comment
+doc  fence orders a put before a later p to the same PE
+row  MP+put+fence+p
+pes 2
+locations x f
+init x@1 = 5
+P0:
+  put x@1 = 1
+  fence
+  p f@1 = 1
+P1:
+  wait f == 1
+  r0 = load x
+exists P1:r0 == 0
+expect forbidden
+)";
+
+// Parses `body` and returns the error (fails the test when it parses).
+LitmusError error_of(const std::string& body) {
+  try {
+    parse_litmus(body, "t.litmus");
+  } catch (const LitmusError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "parsed without error:\n" << body;
+  return LitmusError("", 0, "");
+}
+
+// A test skeleton around one thread body, for error cases.
+std::string with_ops(const std::string& header, const std::string& p0, const std::string& p1 = "") {
+  return "name T\n" + header + "locations x f s\nP0:\n" + p0 + "\nP1:\n" + (p1.empty() ? "  wait f == 1" : p1) +
+         "\nexists true\nexpect allowed\n";
+}
+
+TEST(Parser, MessagePassing) {
+  LitmusTest t = parse_litmus(kMp, "mp.litmus");
+  EXPECT_EQ(t.name, "MP+put+fence+p");
+  EXPECT_EQ(t.row, "MP+put+fence+p");
+  EXPECT_EQ(t.doc, "fence orders a put before a later p to the same PE");
+  EXPECT_EQ(t.pes, 2);
+  ASSERT_EQ(t.syms.size(), 2u);
+  EXPECT_EQ(t.init[t.loc_index(Loc{0, 1})], 5);
+  EXPECT_EQ(t.init[t.loc_index(Loc{0, 0})], 0);
+  EXPECT_EQ(t.device, (std::vector<int>{0, 1})); // default: one GPU per PE, one node
+  EXPECT_EQ(t.node, (std::vector<int>{0, 0}));
+  ASSERT_EQ(t.threads.size(), 2u);
+  const Thread& p0 = t.threads[0];
+  ASSERT_EQ(p0.ops.size(), 3u);
+  EXPECT_EQ(p0.ops[0].kind, OpKind::Put);
+  EXPECT_EQ(p0.ops[0].loc, (Loc{0, 1}));
+  EXPECT_EQ(p0.ops[0].value, 1);
+  EXPECT_EQ(p0.ops[0].line, 8);
+  EXPECT_EQ(p0.ops[1].kind, OpKind::Fence);
+  EXPECT_EQ(p0.ops[1].coverage, Coverage::All);
+  EXPECT_EQ(p0.ops[1].scope, Scope::System);
+  EXPECT_EQ(p0.ops[2].kind, OpKind::P);
+  const Thread& p1 = t.threads[1];
+  EXPECT_EQ(p1.ops[0].kind, OpKind::WaitUntil);
+  EXPECT_EQ(p1.ops[0].loc, (Loc{1, 1})); // own copy
+  EXPECT_EQ(p1.ops[0].strength, Strength::Acquire);
+  EXPECT_EQ(p1.ops[1].kind, OpKind::Load);
+  EXPECT_EQ(p1.ops[1].reg, 0);
+  EXPECT_EQ(p1.regs, (std::vector<std::string>{"r0"}));
+  EXPECT_EQ(t.expect, Expect::Forbidden);
+  EXPECT_EQ(format_condition(t), "P1:r0 == 0");
+  EXPECT_TRUE(eval_condition(t, {{}, {0}}, std::vector<std::int64_t>(4, 0)));
+  EXPECT_FALSE(eval_condition(t, {{}, {1}}, std::vector<std::int64_t>(4, 0)));
+}
+
+TEST(Parser, QualifiersAndAliases) {
+  LitmusTest t = parse_litmus(R"(name Q
+devices 0 1 | 2 | 3
+nodes 0 1 2 | 3
+locations x s d
+init s = 3
+P0:
+  put_signal x@1 = 1, s@1 add 2 nbi strong comm device bypass
+  fence comm node
+  quiet all
+  pe_quiet 2 comm
+  barrier comm system
+  r1 = atomic_fetch_add x@2 4
+  r2 = compare_swap x@2 0 9
+  get_nbi d = x@3 bypass
+  put x@1 = 3 nbi
+P1:
+  r0 = signal_wait_until s >= 1 comm node
+  wait_until s != 2 relaxed
+  r1 = test s == 1
+  r2 = bypass_load x
+  r3 = signal_fetch s
+  store x@0 = 1
+  signal_op s@0 set 1 comm
+  barrier_all
+P2:
+  barrier_all
+P3:
+  barrier_all
+exists P1:r0 == 3 /\ ~(x@1 == 1 \/ P0:r2 < 0)
+expect allowed
+)");
+  EXPECT_EQ(t.pes, 4);
+  EXPECT_EQ(t.device, (std::vector<int>{0, 0, 1, 2}));
+  EXPECT_EQ(t.node, (std::vector<int>{0, 0, 0, 1}));
+  EXPECT_EQ(t.init[t.loc_index(Loc{1, 2})], 3); // "init s = 3": every PE's copy
+  const auto& a = t.threads[0].ops;
+  EXPECT_EQ(a[0].kind, OpKind::PutSignalNbi);
+  EXPECT_EQ(a[0].update, SignalUpdate::Add);
+  EXPECT_EQ(a[0].value2, 2);
+  EXPECT_EQ(a[0].loc2, (Loc{1, 1}));
+  EXPECT_EQ(a[0].signal, SignalStrength::Strong);
+  EXPECT_EQ(a[0].coverage, Coverage::Comm);
+  EXPECT_EQ(a[0].scope, Scope::Device);
+  EXPECT_EQ(a[0].path, DataPath::Bypass);
+  EXPECT_EQ(a[1].coverage, Coverage::Comm);
+  EXPECT_EQ(a[1].scope, Scope::Node);
+  EXPECT_EQ(a[3].kind, OpKind::PeQuiet);
+  EXPECT_EQ(a[3].pe, 2);
+  EXPECT_EQ(a[4].kind, OpKind::BarrierAll);
+  EXPECT_EQ(a[5].kind, OpKind::AmoFetchAdd);
+  EXPECT_EQ(a[5].value, 4);
+  EXPECT_EQ(a[6].kind, OpKind::AmoCompareSwap);
+  EXPECT_EQ(a[6].value, 0);
+  EXPECT_EQ(a[6].value2, 9);
+  EXPECT_EQ(a[7].kind, OpKind::GetNbi);
+  EXPECT_EQ(a[7].loc2, (Loc{2, 0}));
+  EXPECT_EQ(a[7].loc, (Loc{0, 3}));
+  EXPECT_EQ(a[8].kind, OpKind::PutNbi);
+  const auto& b = t.threads[1].ops;
+  EXPECT_EQ(b[0].kind, OpKind::SignalWait);
+  EXPECT_EQ(b[0].cmp, Cmp::Ge);
+  EXPECT_EQ(b[0].strength, Strength::Comm);
+  EXPECT_EQ(b[0].scope, Scope::Node);
+  EXPECT_EQ(b[1].kind, OpKind::WaitUntil);
+  EXPECT_EQ(b[1].cmp, Cmp::Ne);
+  EXPECT_EQ(b[1].strength, Strength::Relaxed);
+  EXPECT_EQ(b[1].reg, -1);
+  EXPECT_EQ(b[2].kind, OpKind::Test);
+  EXPECT_EQ(b[3].kind, OpKind::BypassLoad);
+  EXPECT_EQ(b[6].kind, OpKind::SignalOp);
+  EXPECT_EQ(b[6].coverage, Coverage::Comm);
+  EXPECT_EQ(format_condition(t), "P1:r0 == 3 /\\ ~(x@1 == 1 \\/ P0:r2 < 0)");
+  EXPECT_EQ(format_op(t, t.threads[0], a[0]), "put_signal_nbi x@1 = 1, s@1 add 2 strong comm device bypass");
+}
+
+TEST(Parser, ThreadsAreOrderedByPe) {
+  LitmusTest t = parse_litmus("name T\nlocations x\nP1:\n r0 = load x\nP0:\n store x@1 = 1\nexists P1:r0 == 1\n"
+                              "expect allowed\n");
+  ASSERT_EQ(t.threads.size(), 2u);
+  EXPECT_EQ(t.threads[0].pe, 0);
+  EXPECT_EQ(t.threads[1].pe, 1);
+  EXPECT_EQ(t.cond.nodes[t.cond.root].thread, 1);
+}
+
+struct BadCase {
+  std::string text;
+  int line;
+  std::string message; // a substring of the message
+};
+
+TEST(Parser, ErrorsNameTheLineAndTheProblem) {
+  const std::vector<BadCase> cases = {
+      {with_ops("", "  frobnicate x@1"), 4, "unknown call 'frobnicate'"},
+      {with_ops("", "  put y@1 = 1"), 4, "unknown location 'y'"},
+      {with_ops("pes 2\n", "  put x@3 = 1"), 5, "PE 3 out of range"},
+      {with_ops("", "  fence strong"), 4, "qualifier 'strong' does not apply to fence"},
+      {with_ops("", "  fence all comm"), 4, "conflicting or repeated qualifier 'comm'"},
+      {with_ops("", "  quiet sometimes"), 4, "unknown qualifier 'sometimes'"},
+      {with_ops("", "  put x@1 = 1 acquire"), 4, "does not apply to put"},
+      {with_ops("", "  wait f@1 == 1"), 4, "wait works on the caller's own copy"},
+      {with_ops("", "  get x@1"), 4, "get returns a value"},
+      {with_ops("", "  r0 = put x@1 = 1"), 4, "put returns no value"},
+      {with_ops("", "  put x@1 1"), 4, "expected '='"},
+      {with_ops("", "  wait f = 1"), 4, "expected a comparison"},
+      {with_ops("", "  put_signal x@1 = 1, s@0 set 1"), 4, "one PE"},
+      {with_ops("", "  signal_op s@1 mul 1"), 4, "expected 'set' or 'add'"},
+      {with_ops("nodes 0 | 1\n", "  store x@1 = 1"), 5, "another node"},
+      {with_ops("devices 0 1\nnodes 0 | 1\n", "  fence"), 2, "share a device but not a node"},
+      {with_ops("devices 0\n", "  fence"), 2, "must list every PE"},
+      {with_ops("", "  barrier_all"), 5, "same number of times"},
+      {with_ops("", "  put x@1 = 1 $"), 4, "unexpected character '$'"},
+      {"name T\nlocations x\nP0:\n  fence\nexists true\n", 5, "missing 'expect"},
+      {"name T\nlocations x\nP0:\n  fence\nexpect allowed\n", 5, "missing 'exists'"},
+      {"locations x\nP0:\n  fence\nexists true\nexpect allowed\n", 5, "missing 'name'"},
+      {"name T\nlocations x\nP0:\n  fence\nexists true\nexpect sometimes\n", 6, "expected 'allowed' or 'forbidden'"},
+      {"name T\nlocations x\nP0:\n  fence\nexists P1:r0 == 0\nexpect allowed\n", 5, "P1, which has no thread"},
+      {"name T\nlocations x\nP0:\n  r1 = load x\nexists P0:r0 == 0\nexpect allowed\n", 5, "no register 'r0'"},
+      {"name T\nlocations x\nP0:\n  fence\nexists x == 0\nexpect allowed\n", 5, "expected '@PE'"},
+      {"name T\nlocations x\nP0:\n  fence\nP0:\n  fence\nexists true\nexpect allowed\n", 5, "already has a thread"},
+      {"name T\nlocations x\n  fence\nexists true\nexpect allowed\n", 3, "no thread ('P0:') is open"},
+      {"name T\nname U\nlocations x\nP0:\n  fence\nexists true\nexpect allowed\n", 2, "'name' given twice"},
+      {"name T\nlocations x x\nP0:\n  fence\nexists true\nexpect allowed\n", 2, "declared twice"},
+      {"name T\nlocations x\nP0:\n  fence\nexists (true\nexpect allowed\n", 5, "expected ')'"},
+      {"name T\nlocations x\nP0:\n  put x@0 = 99999999999999999999\nexists true\nexpect allowed\n", 4, "bad number"},
+  };
+  for (const BadCase& c : cases) {
+    LitmusError e = error_of(c.text);
+    EXPECT_EQ(e.line(), c.line) << c.text << "\n-> " << e.what();
+    EXPECT_NE(e.message().find(c.message), std::string::npos) << "wanted '" << c.message << "', got: " << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("t.litmus:" + std::to_string(c.line) + ": ", 0), 0u) << e.what();
+  }
+}
+
+TEST(Parser, MissingFileIsAnError) {
+  try {
+    parse_litmus_file("/nonexistent/dir/x.litmus");
+    FAIL() << "no error";
+  } catch (const LitmusError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/dir/x.litmus:0: cannot read"), std::string::npos);
+  }
+}
+
+} // namespace

@@ -13,7 +13,7 @@ using u64 = std::uint64_t;
 
 #define PROBE extern "C" PORTSHMEM_GLOBAL void
 
-// ---- fences: fence / fence_comm x order x scope -------------------------------------------------------------------------
+// ---- fences: fence / fence_comm x order x scope ---------------------------------------------------------------------
 template <bool Comm, order O, scope S>
 PORTSHMEM_DEVICE void fence_under_test() {
   if constexpr (Comm)
@@ -48,7 +48,7 @@ PORTSHMEM_DEVICE void fence_probe(u32* f, u32* d, u32 v, u32* out) {
 FENCE_PROBES(fence, false)
 FENCE_PROBES(fence_comm, true)
 
-// ---- atomics x order x scope (u32; the 64-bit forms differ only in width) -------------------------------------------------
+// ---- atomics x order x scope (u32; the 64-bit forms differ only in width) -------------------------------------------
 #define ATOMIC_PROBES_OS(O, S)                                                                                         \
   PROBE load_##O##_##S(u32* p, u32* out) { out[0] = load<order::O, scope::S>(p); }                                     \
   PROBE store_##O##_##S(u32* p, u32 v) { store<order::O, scope::S>(p, v); }                                            \
@@ -68,7 +68,7 @@ PROBE fetch_and_relaxed_device(u64* p, u64 v, u64* out) { out[0] = fetch_and<ord
 PROBE fetch_or_relaxed_device(u64* p, u64 v, u64* out) { out[0] = fetch_or<order::relaxed, scope::device>(p, v); }
 PROBE fetch_xor_relaxed_device(u64* p, u64 v, u64* out) { out[0] = fetch_xor<order::relaxed, scope::device>(p, v); }
 
-// ---- data accesses: cache x scope, 4 and 16 bytes ------------------------------------------------------------------------
+// ---- data accesses: cache x scope, 4 and 16 bytes -------------------------------------------------------------------
 #define DATA_PROBES(C, S)                                                                                              \
   PROBE store_data_##C##_##S(u32* p, u32 v) { store_data<cache::C, scope::S>(p, v); }                                  \
   PROBE store_data16_##C##_##S(vec16* p, u32 v) { store_data<cache::C, scope::S>(p, vec16{v, v + 1, v + 2, v + 3}); }  \
@@ -79,7 +79,7 @@ DATA_PROBES(bypass, block)
 DATA_PROBES(bypass, device)
 DATA_PROBES(bypass, system)
 
-// ---- the put-with-signal pattern the API builds: bypass data, comm release, relaxed signal ----------------------------
+// ---- the put-with-signal pattern the API builds: bypass data, comm release, relaxed signal --------------------------
 PROBE put_signal_comm_system(vec16* dst, const vec16* src, u64* sig, unsigned n) {
   for (unsigned i = thread_rank(); i < n; i += block_threads())
     store_data<cache::bypass, scope::system>(dst + i, load_data<cache::keep>(src + i));
@@ -88,7 +88,7 @@ PROBE put_signal_comm_system(vec16* dst, const vec16* src, u64* sig, unsigned n)
   if (thread_rank() == 0) store<order::relaxed, scope::system>(sig, u64{1});
 }
 
-// ---- group sync, identity, misc ------------------------------------------------------------------------------------------
+// ---- group sync, identity, misc -------------------------------------------------------------------------------------
 PROBE block_sync_probe(u32* p) {
   p[thread_rank()] = 1;
   block_sync();
@@ -116,7 +116,7 @@ PROBE misc_probe(u64* out, u32 bad) {
   if (bad) trap();
 }
 
-// ---- every function for every type (compile check) -----------------------------------------------------------------
+// ---- every function for every type (compile check) ------------------------------------------------------------------
 template <class T, order O, scope S>
 PORTSHMEM_DEVICE void all_atomics(T* p, T v) {
   p[1] = load<O, S>(p);

@@ -26,6 +26,7 @@ TEST(Heap, AllocationsHaveTheSameOffsetOnEveryPE) {
     mp::run(gather_offsets, dim3(1), dim3(1), mp::context(), table, (unsigned long long)offset_of(b));
     const auto all = mp::to_host(table, mp::npes());
     for (int pe = 0; pe < mp::npes(); ++pe) EXPECT_EQ(all[pe], offset_of(b)) << "PE " << pe;
+    mp::barrier();  // everyone has read the table before anyone refills it
   }
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks[1]) % 4096, 0u);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks[0]) % 256, 0u);

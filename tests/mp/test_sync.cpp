@@ -10,14 +10,16 @@ constexpr int kRounds = PORTSHMEM_PLATFORM_HOST ? 200 : 2000;
 
 enum class publish { fence, quiet, nbi_quiet, block_fence };
 
-/// Round k: the data buffer (k % 2) of the next PE gets k in every word, then — after fence or quiet — the next PE's
-/// flag gets k. The receiver waits for its flag to reach k and counts words of its buffer (k % 2) that are not k.
+/// Round k: data buffer (k % n) of the next PE gets k in every word, then — after fence or quiet — the next PE's flag
+/// gets k. The receiver waits for its flag to reach k and counts words of its buffer (k % n) that are not k. n buffers
+/// because a PE can run up to n - 1 rounds ahead of its successor around the ring: the previous PE sends round k + n
+/// only after this PE has sent round k + 1, which it does after checking round k.
 template <publish P>
 PORTSHMEM_GLOBAL void message_passing(portshmem::ctx c, long* data, long* flag, long* src, unsigned long long* stale) {
   const int me = portshmem::my_pe(c), n = portshmem::n_pes(c), next = (me + 1) % n;
   const unsigned t = portshmem::arch::thread_rank(), threads = portshmem::arch::block_threads();
   for (long k = 1; k <= kRounds; ++k) {
-    long* buf = data + (k % 2) * kWords;
+    long* buf = data + (k % n) * kWords;
     for (std::size_t i = t; i < kWords; i += threads) src[(k % 2) * kWords + i] = k;
     portshmem::arch::block_sync();
     const long* from = src + (k % 2) * kWords;
@@ -42,12 +44,12 @@ PORTSHMEM_GLOBAL void message_passing(portshmem::ctx c, long* data, long* flag, 
 
 template <publish P>
 void check_message_passing() {
-  long* data = mp::sym_alloc<long>(2 * kWords);
+  long* data = mp::sym_alloc<long>(mp::npes() * kWords);
   long* flag = static_cast<long*>(portshmem_calloc(1, sizeof(long)));
   long* src = mp::private_alloc<long>(2 * kWords);
   unsigned long long* stale = mp::private_alloc<unsigned long long>(1);
   mp::to_device(stale, std::vector<unsigned long long>{0});
-  mp::to_device(data, std::vector<long>(2 * kWords, 0));
+  mp::to_device(data, std::vector<long>(mp::npes() * kWords, 0));
   mp::barrier();
   mp::run(message_passing<P>, dim3(1), dim3(mp::kBlockThreads), mp::context(), data, flag, src, stale);
   EXPECT_EQ(mp::to_host(stale, 1)[0], 0u) << "words seen stale after the flag";

@@ -38,18 +38,25 @@ namespace detail {
 // Work-item builtins, not HIP's threadIdx/blockDim/gridDim: HIP 5.2 implements those with device-library calls
 // (__ockl_get_local_size, ...) and device libraries are not linked (rocm-device-libs 5.2 has no gfx942).
 PORTSHMEM_DEVICE unsigned thread_idx(int d) {
-  return d == 0 ? __builtin_amdgcn_workitem_id_x() : d == 1 ? __builtin_amdgcn_workitem_id_y() : __builtin_amdgcn_workitem_id_z();
+  return d == 0   ? __builtin_amdgcn_workitem_id_x()
+         : d == 1 ? __builtin_amdgcn_workitem_id_y()
+                  : __builtin_amdgcn_workitem_id_z();
 }
 PORTSHMEM_DEVICE unsigned block_idx(int d) {
-  return d == 0 ? __builtin_amdgcn_workgroup_id_x() : d == 1 ? __builtin_amdgcn_workgroup_id_y() : __builtin_amdgcn_workgroup_id_z();
+  return d == 0   ? __builtin_amdgcn_workgroup_id_x()
+         : d == 1 ? __builtin_amdgcn_workgroup_id_y()
+                  : __builtin_amdgcn_workgroup_id_z();
 }
 PORTSHMEM_DEVICE unsigned block_dim(int d) {
-  return d == 0 ? __builtin_amdgcn_workgroup_size_x()
+  return d == 0   ? __builtin_amdgcn_workgroup_size_x()
          : d == 1 ? __builtin_amdgcn_workgroup_size_y()
                   : __builtin_amdgcn_workgroup_size_z();
 }
-PORTSHMEM_DEVICE unsigned grid_dim(int d) {  // the dispatch packet holds the grid in work-items; HIP grids are whole blocks
-  const unsigned items = d == 0 ? __builtin_amdgcn_grid_size_x() : d == 1 ? __builtin_amdgcn_grid_size_y() : __builtin_amdgcn_grid_size_z();
+// The dispatch packet holds the grid in work-items (HIP grids are whole blocks; the rounding is for safety).
+PORTSHMEM_DEVICE unsigned grid_dim(int d) {
+  const unsigned items = d == 0   ? __builtin_amdgcn_grid_size_x()
+                         : d == 1 ? __builtin_amdgcn_grid_size_y()
+                                  : __builtin_amdgcn_grid_size_z();
   const unsigned size = block_dim(d);
   return (items + size - 1) / size;
 }
@@ -70,7 +77,7 @@ PORTSHMEM_DEVICE void block_barrier() {
 
 #include "portshmem/arch/gpu_common.hpp"
 
-// Expands STMT(order, scope-string) with the builtin spelling of O and S (the builtin takes literals only).
+// __builtin_amdgcn_fence(O, <scope of S>): the builtin takes the scope as a string literal only.
 #define PORTSHMEM_AMD_FENCE_SCOPED(O, S)                                                                               \
   if constexpr ((S) == scope::system) {                                                                                \
     __builtin_amdgcn_fence(O, "");                                                                                     \
@@ -85,26 +92,28 @@ PORTSHMEM_DEVICE void block_barrier() {
 namespace portshmem::arch {
 
 namespace detail {
-constexpr int hip_order(order o) {
-  return o == order::relaxed   ? __ATOMIC_RELAXED
-         : o == order::acquire ? __ATOMIC_ACQUIRE
-         : o == order::release ? __ATOMIC_RELEASE
-         : o == order::acq_rel ? __ATOMIC_ACQ_REL
-                               : __ATOMIC_SEQ_CST;
-}
+// Orders and scopes as variable templates, so each builtin sees a constant (a runtime order makes clang emit a switch
+// over every order).
+template <order O>
+inline constexpr int hip_order = O == order::relaxed   ? __ATOMIC_RELAXED
+                                 : O == order::acquire ? __ATOMIC_ACQUIRE
+                                 : O == order::release ? __ATOMIC_RELEASE
+                                 : O == order::acq_rel ? __ATOMIC_ACQ_REL
+                                                       : __ATOMIC_SEQ_CST;
 // A load may not be a release, a store not an acquire: each gets the strongest order it allows (as on the host).
-constexpr int hip_load_order(order o) {
-  return o == order::release ? __ATOMIC_RELAXED : o == order::acq_rel ? __ATOMIC_ACQUIRE : hip_order(o);
-}
-constexpr int hip_store_order(order o) {
-  return o == order::acquire ? __ATOMIC_RELAXED : o == order::acq_rel ? __ATOMIC_RELEASE : hip_order(o);
-}
-constexpr int hip_scope(scope s) {
-  return s == scope::wave     ? __HIP_MEMORY_SCOPE_WAVEFRONT
-         : s == scope::block  ? __HIP_MEMORY_SCOPE_WORKGROUP
-         : s == scope::device ? __HIP_MEMORY_SCOPE_AGENT
-                              : __HIP_MEMORY_SCOPE_SYSTEM;
-}
+template <order O>
+inline constexpr int hip_load_order = O == order::release   ? __ATOMIC_RELAXED
+                                      : O == order::acq_rel ? __ATOMIC_ACQUIRE
+                                                            : hip_order<O>;
+template <order O>
+inline constexpr int hip_store_order = O == order::acquire   ? __ATOMIC_RELAXED
+                                       : O == order::acq_rel ? __ATOMIC_RELEASE
+                                                             : hip_order<O>;
+template <scope S>
+inline constexpr int hip_scope = S == scope::wave     ? __HIP_MEMORY_SCOPE_WAVEFRONT
+                                 : S == scope::block  ? __HIP_MEMORY_SCOPE_WORKGROUP
+                                 : S == scope::device ? __HIP_MEMORY_SCOPE_AGENT
+                                                      : __HIP_MEMORY_SCOPE_SYSTEM;
 // Keeps the compiler from moving any memory access across this point; emits nothing.
 PORTSHMEM_DEVICE void compiler_barrier() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 // s_waitcnt vmcnt(0) lgkmcnt(0) in the gfx9 encoding (vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8]; the same
@@ -112,8 +121,8 @@ PORTSHMEM_DEVICE void compiler_barrier() { __atomic_signal_fence(__ATOMIC_SEQ_CS
 inline constexpr int kWaitVmLgkm = 0x0070;
 }  // namespace detail
 
-// ---- fences -----------------------------------------------------------------------------------------------------------
-/// C++ fence at scope S (relaxed: compiler barrier only). At system scope: buffer_wbl2 / buffer_inv(l2) on both targets.
+// ---- fences ---------------------------------------------------------------------------------------------------------
+/// C++ fence at scope S (relaxed: compiler barrier only); at system scope it writes back / invalidates the L2.
 template <order O, scope S>
 PORTSHMEM_DEVICE void fence() {
   if constexpr (O == order::relaxed) {
@@ -147,52 +156,52 @@ PORTSHMEM_DEVICE void fence_comm() {
   }
 }
 
-// ---- atomics ----------------------------------------------------------------------------------------------------------
+// ---- atomics --------------------------------------------------------------------------------------------------------
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T load(const T* p) {
-  detail::check_atomic_type<T>();
-  return __hip_atomic_load(p, detail::hip_load_order(O), detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  return __hip_atomic_load(p, detail::hip_load_order<O>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE void store(T* p, T v) {
-  detail::check_atomic_type<T>();
-  __hip_atomic_store(p, v, detail::hip_store_order(O), detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  __hip_atomic_store(p, v, detail::hip_store_order<O>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T exchange(T* p, T v) {
-  detail::check_atomic_type<T>();
-  return __hip_atomic_exchange(p, v, detail::hip_order(O), detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  return __hip_atomic_exchange(p, v, detail::hip_order<O>, detail::hip_scope<S>);
 }
 /// Returns the old value; the exchange happened iff it equals expected.
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
-  detail::check_atomic_type<T>();
-  __hip_atomic_compare_exchange_strong(p, &expected, desired, detail::hip_order(O), detail::hip_load_order(O),
-                                       detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  __hip_atomic_compare_exchange_strong(p, &expected, desired, detail::hip_order<O>, detail::hip_load_order<O>,
+                                       detail::hip_scope<S>);
   return expected;  // holds the old value whether or not the exchange happened
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_add(T* p, T v) {
-  detail::check_atomic_type<T>();
-  return __hip_atomic_fetch_add(p, v, detail::hip_order(O), detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  return __hip_atomic_fetch_add(p, v, detail::hip_order<O>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_and(T* p, T v) {
-  detail::check_atomic_type<T>();
-  return __hip_atomic_fetch_and(p, v, detail::hip_order(O), detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  return __hip_atomic_fetch_and(p, v, detail::hip_order<O>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_or(T* p, T v) {
-  detail::check_atomic_type<T>();
-  return __hip_atomic_fetch_or(p, v, detail::hip_order(O), detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  return __hip_atomic_fetch_or(p, v, detail::hip_order<O>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_xor(T* p, T v) {
-  detail::check_atomic_type<T>();
-  return __hip_atomic_fetch_xor(p, v, detail::hip_order(O), detail::hip_scope(S));
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  return __hip_atomic_fetch_xor(p, v, detail::hip_order<O>, detail::hip_scope<S>);
 }
 
-// ---- data accesses ----------------------------------------------------------------------------------------------------
+// ---- data accesses --------------------------------------------------------------------------------------------------
 // S is the widest scope that will read the data after a fence_comm<release, S> (stores) or that wrote it before the
 // matching release (loads). keep: plain access, full caching.
 // bypass store: gfx942 at device/system scope = relaxed atomic store at S ("sc1" / "sc0 sc1": coherent L2 bypass, the
@@ -208,7 +217,7 @@ typedef std::uint64_t u64x2 __attribute__((ext_vector_type(2)));
 template <scope S, class U>
 PORTSHMEM_DEVICE void store_bypass(U* p, U u) {
   if constexpr (PORTSHMEM_AMD_SCOPE_BITS && (S == scope::device || S == scope::system))
-    __hip_atomic_store(p, u, __ATOMIC_RELAXED, hip_scope(S));
+    __hip_atomic_store(p, u, __ATOMIC_RELAXED, hip_scope<S>);
   else
     __builtin_nontemporal_store(u, p);
 }
@@ -218,7 +227,7 @@ PORTSHMEM_DEVICE void store_bypass(U* p, U u) {
 /// or fence<release, S> (keep) publishes it.
 template <cache C, scope S = scope::system, class T>
 PORTSHMEM_DEVICE void store_data(T* p, const T& v) {
-  detail::check_data_type<T>();
+  static_assert(detail::is_data_type<T>, "data accesses move 1, 2, 4, 8 or 16 naturally aligned bytes");
   if constexpr (sizeof(T) == 16) {
     const auto u = detail::bit_cast<detail::u32x4>(v);
     if constexpr (C == cache::keep) {
@@ -242,14 +251,14 @@ PORTSHMEM_DEVICE void store_data(T* p, const T& v) {
 /// Loads the value at p (1, 2, 4, 8 or 16 bytes, naturally aligned; bypass 16 bytes = two 8-byte atomic loads).
 template <cache C, scope S = scope::system, class T>
 PORTSHMEM_DEVICE T load_data(const T* p) {
-  detail::check_data_type<T>();
+  static_assert(detail::is_data_type<T>, "data accesses move 1, 2, 4, 8 or 16 naturally aligned bytes");
   if constexpr (sizeof(T) == 16) {
     if constexpr (C == cache::keep) {
       return detail::bit_cast<T>(*reinterpret_cast<const detail::u32x4*>(p));
     } else {
       const auto* q = reinterpret_cast<const std::uint64_t*>(p);
-      const std::uint64_t h[2] = {__hip_atomic_load(q, __ATOMIC_RELAXED, detail::hip_scope(S)),
-                                  __hip_atomic_load(q + 1, __ATOMIC_RELAXED, detail::hip_scope(S))};
+      const detail::u64x2 h = {__hip_atomic_load(q, __ATOMIC_RELAXED, detail::hip_scope<S>),
+                               __hip_atomic_load(q + 1, __ATOMIC_RELAXED, detail::hip_scope<S>)};
       return detail::bit_cast<T>(h);
     }
   } else {
@@ -258,11 +267,11 @@ PORTSHMEM_DEVICE T load_data(const T* p) {
     if constexpr (C == cache::keep)
       return detail::bit_cast<T>(*q);
     else
-      return detail::bit_cast<T>(__hip_atomic_load(q, __ATOMIC_RELAXED, detail::hip_scope(S)));
+      return detail::bit_cast<T>(__hip_atomic_load(q, __ATOMIC_RELAXED, detail::hip_scope<S>));
   }
 }
 
-// ---- wave sync --------------------------------------------------------------------------------------------------------
+// ---- wave sync ------------------------------------------------------------------------------------------------------
 /// The lanes of a wave run in lockstep, but the compiler may still move memory accesses across the join point:
 /// wavefront-scope fences around wave_barrier order them (they emit no instruction on gfx9).
 PORTSHMEM_DEVICE void wave_sync() {
@@ -271,7 +280,7 @@ PORTSHMEM_DEVICE void wave_sync() {
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
 
-// ---- misc -------------------------------------------------------------------------------------------------------------
+// ---- misc -----------------------------------------------------------------------------------------------------------
 /// Spin-wait backoff: s_sleep 1 (about 64 clocks) lets the other waves of the SIMD issue.
 PORTSHMEM_DEVICE void spin_pause() { __builtin_amdgcn_s_sleep(1); }
 /// Nanoseconds from the steady counter: s_memrealtime on gfx9, a constant 100 MHz clock (10 ns per tick) shared by

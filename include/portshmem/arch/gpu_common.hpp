@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "portshmem/arch/common.hpp"
@@ -13,13 +14,15 @@
 
 namespace portshmem::arch {
 
-// ---- identity: linear ranks over x, y, z (x fastest), as the hardware forms waves ------------------------------------
+// ---- identity: linear ranks over x, y, z (x fastest), as the hardware forms waves -----------------------------------
 PORTSHMEM_DEVICE unsigned thread_rank() {
-  return detail::thread_idx(0) + detail::block_dim(0) * (detail::thread_idx(1) + detail::block_dim(1) * detail::thread_idx(2));
+  return detail::thread_idx(0) +
+         detail::block_dim(0) * (detail::thread_idx(1) + detail::block_dim(1) * detail::thread_idx(2));
 }
 PORTSHMEM_DEVICE unsigned block_threads() { return detail::block_dim(0) * detail::block_dim(1) * detail::block_dim(2); }
 PORTSHMEM_DEVICE unsigned block_rank() {
-  return detail::block_idx(0) + detail::grid_dim(0) * (detail::block_idx(1) + detail::grid_dim(1) * detail::block_idx(2));
+  return detail::block_idx(0) +
+         detail::grid_dim(0) * (detail::block_idx(1) + detail::grid_dim(1) * detail::block_idx(2));
 }
 PORTSHMEM_DEVICE unsigned grid_blocks() { return detail::grid_dim(0) * detail::grid_dim(1) * detail::grid_dim(2); }
 PORTSHMEM_DEVICE unsigned wave_size() { return detail::kWaveSize; }
@@ -31,10 +34,10 @@ PORTSHMEM_DEVICE unsigned wave_threads() {
   return rest < detail::kWaveSize ? rest : detail::kWaveSize;
 }
 
-// ---- group sync ------------------------------------------------------------------------------------------------------
+// ---- group sync -----------------------------------------------------------------------------------------------------
 PORTSHMEM_DEVICE void block_sync() { detail::block_barrier(); }
 
-// ---- launch (host code of a GPU translation unit) ----------------------------------------------------------------------
+// ---- launch (host code of a GPU translation unit) -------------------------------------------------------------------
 /// Launches kernel(args...) on grid x block threads with shared_bytes of dynamic shared memory, asynchronously on
 /// stream; returns the launch error (configuration errors only: the kernel's own errors show at the next sync).
 template <class... Params, class... Args>
@@ -67,24 +70,26 @@ struct uint_of<8> {
 template <std::size_t N>
 using uint_t = typename uint_of<N>::type;
 
+// By value: a memcpy from a reference into global memory can become byte-wise loads (nvcc does that).
 template <class To, class From>
-PORTSHMEM_DEVICE To bit_cast(const From& from) {
+PORTSHMEM_DEVICE To bit_cast(From from) {
   static_assert(sizeof(To) == sizeof(From), "bit_cast between types of different size");
-  To to;
-  __builtin_memcpy(&to, &from, sizeof(To));
-  return to;
+  if constexpr (std::is_same_v<To, From>) {
+    return from;
+  } else {
+    To to;
+    __builtin_memcpy(&to, &from, sizeof(To));
+    return to;
+  }
 }
 
+// Variable templates, not constexpr functions: nvcc does not let __device__ code call a constexpr __host__ function.
 template <class T>
-constexpr void check_data_type() {
-  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
-                "store_data/load_data move 1, 2, 4, 8 or 16 bytes");
-  static_assert(alignof(T) >= sizeof(T) || sizeof(T) == 1, "data accesses must be naturally aligned");
-}
+inline constexpr bool is_data_type = (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
+                                      sizeof(T) == 16) &&
+                                     (alignof(T) >= sizeof(T) || sizeof(T) == 1);
 template <class T>
-constexpr void check_atomic_type() {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomics take 4- and 8-byte integers");
-}
+inline constexpr bool is_atomic_type = sizeof(T) == 4 || sizeof(T) == 8;
 }  // namespace detail
 
 }  // namespace portshmem::arch

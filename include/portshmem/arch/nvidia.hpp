@@ -65,7 +65,7 @@ PORTSHMEM_DEVICE void block_barrier() { __syncthreads(); }
 
 namespace portshmem::arch {
 
-// ---- fences -----------------------------------------------------------------------------------------------------------
+// ---- fences ---------------------------------------------------------------------------------------------------------
 /// relaxed: compiler barrier only; acquire/release/acq_rel: fence.acq_rel; seq_cst: fence.sc (the PTX mapping of C++).
 template <order O, scope S>
 PORTSHMEM_DEVICE void fence() {
@@ -84,20 +84,22 @@ PORTSHMEM_DEVICE void fence_comm() {
   fence<O, S>();
 }
 
-// ---- atomics: seq_cst = fence.sc + the acquire/release form (PTX ISA, "mapping of C++ atomics") --------------------
+// ---- atomics: seq_cst = fence.sc + the acquire/release form (PTX ISA, "mapping of C++ atomics") ---------------------
 namespace detail {
 // A load may not be a release, a store not an acquire: each gets the strongest order it allows (as on the host).
-constexpr bool load_acquires(order o) { return o == order::acquire || o == order::acq_rel || o == order::seq_cst; }
-constexpr bool store_releases(order o) { return o == order::release || o == order::acq_rel || o == order::seq_cst; }
+template <order O>
+inline constexpr bool load_acquires = O == order::acquire || O == order::acq_rel || O == order::seq_cst;
+template <order O>
+inline constexpr bool store_releases = O == order::release || O == order::acq_rel || O == order::seq_cst;
 }  // namespace detail
 
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T load(const T* p) {
-  detail::check_atomic_type<T>();
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
   using U = detail::uint_t<sizeof(T)>;
   U r;
   if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
-  if constexpr (detail::load_acquires(O)) {
+  if constexpr (detail::load_acquires<O>) {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_LD, "acquire")
   } else {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_LD, "relaxed")
@@ -106,11 +108,11 @@ PORTSHMEM_DEVICE T load(const T* p) {
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE void store(T* p, T v) {
-  detail::check_atomic_type<T>();
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
   using U = detail::uint_t<sizeof(T)>;
   const U u = detail::bit_cast<U>(v);
   if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
-  if constexpr (detail::store_releases(O)) {
+  if constexpr (detail::store_releases<O>) {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_ST, "release")
   } else {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_ST, "relaxed")
@@ -134,7 +136,7 @@ namespace detail {
 #define PORTSHMEM_NV_DEFINE_RMW(NAME, OP)                                                                              \
   template <order O, scope S, class T>                                                                                 \
   PORTSHMEM_DEVICE T NAME(T* p, T v) {                                                                                 \
-    check_atomic_type<T>();                                                                                            \
+    static_assert(is_atomic_type<T>, "atomics take 4- and 8-byte integers");                                           \
     using U = uint_t<sizeof(T)>;                                                                                       \
     const U u = bit_cast<U>(v);                                                                                        \
     U r;                                                                                                               \
@@ -174,7 +176,7 @@ PORTSHMEM_DEVICE T fetch_xor(T* p, T v) {
 /// successful one (atom.cas carries one semantics), which is at least what C++ asks of the failure path.
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
-  detail::check_atomic_type<T>();
+  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
   using U = detail::uint_t<sizeof(T)>;
   const U e = detail::bit_cast<U>(expected), d = detail::bit_cast<U>(desired);
   U r;
@@ -191,7 +193,7 @@ PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
   return detail::bit_cast<T>(r);
 }
 
-// ---- data accesses ----------------------------------------------------------------------------------------------------
+// ---- data accesses --------------------------------------------------------------------------------------------------
 // keep: plain C++ access (ld/st.global once the compiler knows the space; it may vectorize and schedule freely).
 // bypass: ld/st.global.cs (cache-streaming: evict-first in L1 and L2), chosen over L1::no_allocate because it exists
 // for stores as well as loads and also keeps a bulk put from evicting the user's working set in L2. Visibility never
@@ -230,7 +232,7 @@ PORTSHMEM_DEVICE U ld_cs(const U* p) {
 /// Stores v at p (1, 2, 4, 8 or 16 bytes, naturally aligned; 16 bytes as one vector access). Not ordered by itself.
 template <cache C, scope S = scope::system, class T>
 PORTSHMEM_DEVICE void store_data(T* p, const T& v) {
-  detail::check_data_type<T>();
+  static_assert(detail::is_data_type<T>, "data accesses move 1, 2, 4, 8 or 16 naturally aligned bytes");
   if constexpr (sizeof(T) == 16) {
     const uint4 u = detail::bit_cast<uint4>(v);
     if constexpr (C == cache::keep) {
@@ -250,7 +252,7 @@ PORTSHMEM_DEVICE void store_data(T* p, const T& v) {
 /// Loads the value at p (1, 2, 4, 8 or 16 bytes, naturally aligned; 16 bytes as one vector access).
 template <cache C, scope S = scope::system, class T>
 PORTSHMEM_DEVICE T load_data(const T* p) {
-  detail::check_data_type<T>();
+  static_assert(detail::is_data_type<T>, "data accesses move 1, 2, 4, 8 or 16 naturally aligned bytes");
   if constexpr (sizeof(T) == 16) {
     uint4 u;
     if constexpr (C == cache::keep) {
@@ -271,14 +273,14 @@ PORTSHMEM_DEVICE T load_data(const T* p) {
   }
 }
 
-// ---- wave sync --------------------------------------------------------------------------------------------------------
+// ---- wave sync ------------------------------------------------------------------------------------------------------
 /// Barrier + memory ordering among the lanes of this warp that exist (a short last warp names only its own lanes).
 PORTSHMEM_DEVICE void wave_sync() {
   const unsigned n = wave_threads();
   __syncwarp(n >= 32 ? 0xffffffffu : (1u << n) - 1u);
 }
 
-// ---- misc -------------------------------------------------------------------------------------------------------------
+// ---- misc -----------------------------------------------------------------------------------------------------------
 /// Spin-wait backoff: a short sleep frees issue slots for the warps doing the work being waited for.
 PORTSHMEM_DEVICE void spin_pause() { __nanosleep(32); }
 /// Nanoseconds from %globaltimer (a global clock, comparable across SMs; its update granularity is ~1 us or finer).

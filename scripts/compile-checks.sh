@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds the GPU platforms on a machine without GPUs: nvidia (nvcc, sm_90) and amd (clang-19 with Debian's HIP
+# headers, gfx90a and gfx942) — library, tests, examples and benchmarks — then runs the ISA checks. A missing
+# toolchain is an error, never a silent skip.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh --amd
+nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+[ -x "$nvcc" ] || { echo "compile-checks: nvcc not found at $nvcc (set CUDACXX)" >&2; exit 1; }
+
+echo "== nvidia platform (nvcc sm_90)"
+cmake -S . -B build-nvidia -G Ninja -DPORTSHMEM_PLATFORM=nvidia -DCMAKE_CUDA_COMPILER="$nvcc" >/dev/null
+cmake --build build-nvidia
+
+echo "== amd platform (clang-19, gfx90a gfx942)"
+cmake -S . -B build-amd -G Ninja -DPORTSHMEM_PLATFORM=amd -DCMAKE_C_COMPILER=clang-19 \
+  -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
+cmake --build build-amd
+
+echo "== ISA checks"
+tests/isa/check_arch.sh .

@@ -2,7 +2,7 @@
 //
 // Each call becomes its minimum observable accesses (docs/memory_model.md, "Operation events"); the axioms
 // A1..A16 that do not depend on reads-from become static hb edges here. Axioms that depend on what a read
-// returns (A11 synchronizes-with, A14 test) are described per event and applied by the enumerator.
+// returns (A11 synchronizes-with, A13 test) are described per event and applied by the enumerator.
 #pragma once
 
 #include <cstdint>

@@ -50,14 +50,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   int status = 0, mismatches = 0, errors = 0;
-  if (table) std::fputs(table_header().c_str(), stdout);
+  std::vector<std::string> catalogue_rows, other_rows; // --table: the brief's catalogue rows first
   for (const std::string& f : files) {
     try {
       LitmusTest t = parse_litmus_file(f);
       auto start = std::chrono::steady_clock::now();
       ModelResult r = run_model(t);
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      std::printf("%s\n", table ? table_row(t, r).c_str() : format_report(t, r, all, ms).c_str());
+      if (table)
+        (t.row.empty() ? other_rows : catalogue_rows).push_back(table_row(t, r));
+      else
+        std::printf("%s\n", format_report(t, r, all, ms).c_str());
       if (!r.as_expected) {
         ++mismatches;
         status = status ? status : 1;
@@ -69,8 +72,13 @@ int main(int argc, char** argv) {
       status = 2;
     }
   }
-  if (!table)
+  if (table) {
+    std::fputs(table_header().c_str(), stdout);
+    for (const auto* rows : {&catalogue_rows, &other_rows})
+      for (const std::string& row : *rows) std::printf("%s\n", row.c_str());
+  } else {
     std::printf("%zu tests: %zu agree with their expectation, %d disagree, %d could not be read\n", files.size(),
                 files.size() - mismatches - errors, mismatches, errors);
+  }
   return status;
 }

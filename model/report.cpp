@@ -48,11 +48,13 @@ std::string format_report(const LitmusTest& t, const ModelResult& r, bool all_lo
 }
 
 std::string table_header() {
-  return "| test | catalogue row | expected | model |\n|---|---|---|---|\n";
+  return "| test | catalogue row | what it shows | expected | model |\n|---|---|---|---|---|\n";
 }
 
 std::string table_row(const LitmusTest& t, const ModelResult& r) {
-  return "| " + t.name + " | " + t.row + " | " + verdict_name(t.expect == Expect::Allowed) + " | " +
+  std::string cell; // markdown: '|' ends a cell and <x> reads as an HTML tag
+  for (char c : t.doc) cell += c == '|' ? "\\|" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+  return "| " + t.name + " | " + t.row + " | " + cell + " | " + verdict_name(t.expect == Expect::Allowed) + " | " +
          verdict_name(r.condition_reachable) + (r.as_expected ? "" : " (MISMATCH)") + " |";
 }
 

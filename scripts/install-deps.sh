@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# Installs what portshmem needs on Debian 12 / Ubuntu (apt): a C++20 compiler, CMake, Ninja, Open MPI, GoogleTest.
-# With --amd also clang-19 and Debian's HIP headers (to build the amd platform); nvcc comes from CUDA itself.
+# Installs what portshmem needs on Debian 12 / Ubuntu with apt, if it is missing: a C++20 compiler, CMake, Ninja,
+# pkg-config, Open MPI, GoogleTest (not needed when PORTSHMEM_GTEST_SOURCE names a GoogleTest source tree).
+# With --amd also clang-19, lld-19 and Debian's HIP headers (to build the amd platform); nvcc comes with CUDA.
 set -euo pipefail
-packages=(cmake ninja-build g++ pkg-config libopenmpi-dev openmpi-bin libgtest-dev)
-[ "${1:-}" = "--amd" ] && packages+=(clang-19 libamdhip64-dev)
-missing=()
-for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-[ ${#missing[@]} -eq 0 ] && exit 0
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v ninja >/dev/null || need+=(ninja-build)
+command -v g++ >/dev/null || need+=(g++)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v mpicxx >/dev/null || need+=(libopenmpi-dev openmpi-bin)
+[ -f /usr/include/gtest/gtest.h ] || [ -n "${PORTSHMEM_GTEST_SOURCE:-}" ] || need+=(libgtest-dev)
+if [ "${1:-}" = "--amd" ]; then
+  command -v clang++-19 >/dev/null || need+=(clang-19)
+  [ -x /usr/lib/llvm-19/bin/ld.lld ] || need+=(lld-19)
+  [ -f /usr/include/hip/hip_runtime_api.h ] || need+=(libamdhip64-dev)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+command -v apt-get >/dev/null || { echo "install-deps: missing ${need[*]} and no apt-get to install them" >&2; exit 1; }
 sudo=""
 [ "$(id -u)" = 0 ] || sudo=sudo
-echo "install-deps: installing ${missing[*]}"
+echo "install-deps: installing ${need[*]}"
 $sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 build=${PORTSHMEM_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DPORTSHMEM_PLATFORM="${PORTSHMEM_PLATFORM:-auto}"
+cmake -S . -B "$build" -G Ninja -DPORTSHMEM_PLATFORM="${PORTSHMEM_PLATFORM:-auto}" \
+  -DPORTSHMEM_GTEST_SOURCE="${PORTSHMEM_GTEST_SOURCE:-}"
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure

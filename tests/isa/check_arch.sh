@@ -251,10 +251,11 @@ def check_ptx(target, ks):
         am = re.match(r"^(load|store|exchange|cas|fetch_add)_(relaxed|acquire|release|acq_rel|seq_cst)_", name)
         if am:
             op, o = am.groups()
+            # seq_cst: NVIDIA's PTX atomics ABI (fence.sc + ld.acquire / st.relaxed / atom.acquire).
             sem = {"load": {"relaxed": "relaxed", "acquire": "acquire", "release": "relaxed", "acq_rel": "acquire",
                             "seq_cst": "acquire"},
                    "store": {"relaxed": "relaxed", "acquire": "relaxed", "release": "release", "acq_rel": "release",
-                             "seq_cst": "release"}}.get(op, {"seq_cst": "acq_rel"}).get(o, o)
+                             "seq_cst": "relaxed"}}.get(op, {"seq_cst": "acquire"}).get(o, o)
             prefix = {"load": "ld.", "store": "st."}.get(op, "atom.") + sem + "."
             if not any(s.startswith(prefix) for s in ops):
                 fail(target, name, f"no {prefix}* in {ops}")

@@ -77,20 +77,25 @@ PORTSHMEM_DEVICE void fence() {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_FENCE, "acq_rel")
   }
 }
-/// Same as fence<O, S>: a PTX fence already costs only the wait for the thread's own outstanding accesses (no cache
+/// Same as fence<O, S>: a PTX fence already costs only the wait for the thread's own outstanding accesses (no L2
 /// write-back or invalidate exists to be skipped), so ordering only the library's accesses has nothing cheaper.
+/// Seen in sm_90 SASS: fence.acq_rel.S = MEMBAR.ALL.S + CCTL.IVALL (L1 invalidate), st.release = MEMBAR.ALL + store
+/// (no CCTL), ld.acquire = load + CCTL.IVALL (no MEMBAR): a release or acquire folded into the flag access is cheaper.
 template <order O, scope S>
 PORTSHMEM_DEVICE void fence_comm() {
   fence<O, S>();
 }
 
-// ---- atomics: seq_cst = fence.sc + the acquire/release form (PTX ISA, "mapping of C++ atomics") ---------------------
+// ---- atomics -------------------------------------------------------------------------------------------------------
+// seq_cst follows NVIDIA's PTX atomics ABI ("PTX Writers Guide to Interoperability", Atomics ABI): load = fence.sc +
+// ld.acquire, store = fence.sc + st.relaxed, RMW = fence.sc + atom.acquire. (An older edition used st.release and
+// atom.acq_rel: valid too, but on sm_90 each adds a second MEMBAR after the fence.sc.)
 namespace detail {
 // A load may not be a release, a store not an acquire: each gets the strongest order it allows (as on the host).
 template <order O>
 inline constexpr bool load_acquires = O == order::acquire || O == order::acq_rel || O == order::seq_cst;
 template <order O>
-inline constexpr bool store_releases = O == order::release || O == order::acq_rel || O == order::seq_cst;
+inline constexpr bool store_releases = O == order::release || O == order::acq_rel;
 }  // namespace detail
 
 template <order O, scope S, class T>
@@ -126,7 +131,7 @@ namespace detail {
   if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();                                                       \
   if constexpr (O == order::relaxed) {                                                                                 \
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_RMW, "relaxed", OP)                                                            \
-  } else if constexpr (O == order::acquire) {                                                                          \
+  } else if constexpr (O == order::acquire || O == order::seq_cst) {                                                   \
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_RMW, "acquire", OP)                                                            \
   } else if constexpr (O == order::release) {                                                                          \
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_RMW, "release", OP)                                                            \
@@ -183,7 +188,7 @@ PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
   if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
   if constexpr (O == order::relaxed) {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_CAS, "relaxed")
-  } else if constexpr (O == order::acquire) {
+  } else if constexpr (O == order::acquire || O == order::seq_cst) {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_CAS, "acquire")
   } else if constexpr (O == order::release) {
     PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_CAS, "release")

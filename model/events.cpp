@@ -97,6 +97,14 @@ class Builder {
     return e.fenced || (c == Coverage::All && e.plain && e.kind == EvKind::Write);
   }
   static bool plain_store(const Event& e) { return e.plain && e.kind == EvKind::Write; }
+  // A8: a write completed by the quiet at call oi, to the caller's own memory, is visible to the caller's later loads.
+  void local_completion(int a, int ti, int oi) {
+    const Event& ea = g_.ev[a];
+    if (!ea.writes() || ea.target != t_.threads[ti].pe) return;
+    later(ti, oi, [&](int b) {
+      if (g_.ev[b].plain && g_.ev[b].kind == EvKind::Read && g_.ev[b].loc == ea.loc) edge(a, b);
+    });
+  }
   void scope_note(int ti, int oi, int target) {
     const Op& op = t_.threads[ti].ops[oi];
     note(where(ti, oi) + " has scope " + name(op.scope) + ", which does not include P" + std::to_string(target) +
@@ -330,10 +338,7 @@ void Builder::edges_of(int ti, int oi) {
         return;
       }
       edge(a, q); // A7 (A6 for ordinary stores under coverage all)
-      if (ea.writes() && ea.target == p)
-        later(ti, oi, [&](int b) { // A8: completed writes to the caller's own memory are visible to its loads
-          if (g_.ev[b].plain && g_.ev[b].kind == EvKind::Read && g_.ev[b].loc == ea.loc) edge(a, b);
-        });
+      local_completion(a, ti, oi);
     });
     to_later(q, ti, oi, exec, S); // A7: nothing after a quiet starts before it returns
     break;
@@ -387,10 +392,12 @@ void Builder::edges_of(int ti, int oi) {
       }
       bool covered = op.kind == OpKind::BarrierAll ? quiet_covers(ea, op.coverage) : plain_store(ea);
       if (!covered) return;
-      if (in(S, p, ea.target))
-        edge(a, arrive); // A14: quiet part of barrier_all; A15: sync_all publishes ordinary stores (A6)
-      else
+      if (!in(S, p, ea.target)) {
         scope_note(ti, oi, ea.target);
+        return;
+      }
+      edge(a, arrive); // A14: quiet part of barrier_all; A15: sync_all publishes ordinary stores (A6)
+      if (op.kind == OpKind::BarrierAll) local_completion(a, ti, oi);
     });
     edge(arrive, depart);
     unsigned cats = (op.kind == OpKind::SyncAll || op.coverage == Coverage::All) ? (exec | kPL) : exec;

@@ -21,7 +21,7 @@ PORTSHMEM_GLOBAL void bad_call(portshmem::ctx c, bad which, char* sym, char* pri
     portshmem::putmem_wave(c, last, priv, 64, next);
     break;
   }
-  case bad::size_max: portshmem::putmem(c, sym, priv, std::numeric_limits<std::size_t>::max(), next); break;
+  case bad::size_max: portshmem::putmem(c, sym, priv, ~std::size_t(0), next); break;
   case bad::get_bad_pe: portshmem::getmem(c, priv, sym, 64, n + 5); break;
   case bad::p_bad_pe: portshmem::p(c, reinterpret_cast<int*>(sym), 99, -3); break;
   case bad::g_bad_address: *g_out = portshmem::g(c, reinterpret_cast<const int*>(priv), next); break;

@@ -101,7 +101,8 @@ inline void fence_comm() {
 }
 
 // ---- data accesses: relaxed atomics of up to 8 bytes, so a concurrent reader races with nothing undefined --------
-template <cache C, class T>
+// S (the widest scope that reads the data after a matching fence_comm) matters only where caches are not coherent.
+template <cache C, scope S = scope::system, class T>
 inline void store_data(T* p, const T& v) {
   if constexpr (sizeof(T) <= 8 && alignof(T) >= sizeof(T)) {
     std::atomic_ref<T>(*p).store(v, std::memory_order_relaxed);
@@ -109,7 +110,7 @@ inline void store_data(T* p, const T& v) {
     std::memcpy(static_cast<void*>(p), &v, sizeof(T));
   }
 }
-template <cache C, class T>
+template <cache C, scope S = scope::system, class T>
 inline T load_data(const T* p) {
   if constexpr (sizeof(T) <= 8 && alignof(T) >= sizeof(T)) {
     return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
@@ -119,7 +120,7 @@ inline T load_data(const T* p) {
     return v;
   }
 }
-template <cache C>
+template <cache C, scope S = scope::system>
 inline void store_data(vec16* p, const vec16& v) {  // two 8-byte halves: each atomic, as on GPUs
   auto* q = reinterpret_cast<std::uint64_t*>(p);
   std::uint64_t h[2];
@@ -127,7 +128,7 @@ inline void store_data(vec16* p, const vec16& v) {  // two 8-byte halves: each a
   std::atomic_ref<std::uint64_t>(q[0]).store(h[0], std::memory_order_relaxed);
   std::atomic_ref<std::uint64_t>(q[1]).store(h[1], std::memory_order_relaxed);
 }
-template <cache C>
+template <cache C, scope S = scope::system>
 inline vec16 load_data(const vec16* p) {
   auto* q = reinterpret_cast<std::uint64_t*>(const_cast<vec16*>(p));
   const std::uint64_t h[2] = {std::atomic_ref<std::uint64_t>(q[0]).load(std::memory_order_relaxed),

@@ -78,6 +78,7 @@ class Enumerator {
       if (w == r) continue;
       // C5 early: a blocking wait reads only values that satisfy it.
       if (er.waits && constant(w) && !compare(er.cmp, g_.ev[w].value, er.cmp_value)) continue;
+      if (!coherent_choice(r, w, hb, k)) continue;
       Relation tc2 = tc;
       if (!tc2.add_closed(w, r)) // C1: no read from a write that depends on it
         continue;
@@ -95,6 +96,20 @@ class Enumerator {
     rf_[r] = -1;
   }
 
+  // C2 early, for the read r choosing w given the reads chosen so far: w must not be hb-before another write that is
+  // hb-before r (CoWR), and r must agree with the reads of the same location it is hb-ordered with (CoRR).
+  bool coherent_choice(int r, int w, const Relation& hb, std::size_t k) const {
+    const int loc = g_.ev[r].loc;
+    for (int w2 : g_.writes_to[loc])
+      if (w2 != w && hb.has(w, w2) && hb.has(w2, r)) return false;
+    for (std::size_t i = 0; i < k; ++i) {
+      const int r0 = g_.reads[i], w0 = rf_[r0];
+      if (g_.ev[r0].loc != loc || w0 == w) continue;
+      if ((hb.has(r0, r) && hb.has(w, w0)) || (hb.has(r, r0) && hb.has(w0, w))) return false;
+    }
+    return true;
+  }
+
   void leaf(Relation hb, Relation tc) {
     // C5: every wait returns.
     for (int r : g_.reads)
@@ -105,6 +120,8 @@ class Enumerator {
         for (auto [a, b] : g_.on_success[r])
           if (!hb.add_closed(a, b) || !tc.add_closed(a, b)) return;
     ++candidates_;
+    readers_.assign(n_, {});
+    for (int r : g_.reads) readers_[rf_[r]].push_back(r);
     co_.assign(n_, -1);
     locs_.clear();
     for (int l = 0; l < static_cast<int>(g_.writes_to.size()); ++l)
@@ -144,7 +161,7 @@ class Enumerator {
         bool ready = true;
         for (std::size_t j = 1; j < ws.size() && ready; ++j)
           if (!placed[j] && j != i && hb.has(ws[j], w)) ready = false;
-        if (!ready) continue;
+        if (!ready || !coherent_after(w, order, hb)) continue;
         placed[i] = true;
         order.push_back(w);
         next();
@@ -153,6 +170,21 @@ class Enumerator {
       }
     };
     next();
+  }
+
+  // C2 early, for w placed after every write of `before` in coherence order: no read of an earlier write may be
+  // hb-after w (CoWR); no read of w may be hb-before an earlier write (CoRW) or a read of one (CoRR).
+  bool coherent_after(int w, const std::vector<int>& before, const Relation& hb) const {
+    for (int y : before)
+      for (int r : readers_[y]) {
+        if (hb.has(w, r)) return false;
+        for (int rw : readers_[w])
+          if (hb.has(rw, r)) return false;
+      }
+    for (int rw : readers_[w])
+      for (int y : before)
+        if (hb.has(rw, y)) return false;
+    return true;
   }
 
   void check(const Relation& hb) {
@@ -208,7 +240,8 @@ class Enumerator {
   std::vector<int> rf_;    // per read: the write it reads from
   std::vector<bool> home_; // per read: performed at the home (false for an out-of-scope observation, A11)
   std::vector<int> co_;    // per write: position in its location's coherence order
-  std::vector<int> locs_;  // locations with events
+  std::vector<std::vector<int>> readers_; // per write: the reads that read from it
+  std::vector<int> locs_;                 // locations with events
   std::vector<std::vector<int>> chain_ = std::vector<std::vector<int>>(g_.writes_to.size());
   std::set<Outcome> outcomes_;
   std::uint64_t candidates_ = 0, executions_ = 0;

@@ -18,6 +18,9 @@ namespace portshmem::detail {
 /// PORTSHMEM_TRANSPORT: which transport reaches every peer (automatic picks per peer at init).
 enum class transport_choice { automatic, ipc, rdma };
 
+/// PORTSHMEM_RUN_MPS: whether the launcher starts CUDA MPS (the library only validates it).
+enum class mps_choice { automatic, on, off };
+
 /// The runtime's settings, one field per registered variable; default_config() gives the documented defaults.
 struct config {
   std::size_t heap_size;      ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
@@ -25,6 +28,7 @@ struct config {
   transport_choice transport; ///< PORTSHMEM_TRANSPORT
   std::uint64_t timeout_ns;   ///< PORTSHMEM_TIMEOUT: bound on device waits in nanoseconds; 0 means none
   int device;                 ///< PORTSHMEM_DEVICE: GPU index; -1 means chosen by local rank
+  mps_choice run_mps;         ///< PORTSHMEM_RUN_MPS: read by scripts/portshmem-run
   bool info;                  ///< PORTSHMEM_INFO: PE 0 prints the configuration and transport table at init
   bool operator==(const config&) const = default;
 };

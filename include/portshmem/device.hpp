@@ -11,6 +11,7 @@
 #include "portshmem/rma.hpp"
 #include "portshmem/sync.hpp"
 #include "portshmem/wait.hpp"
+#include "portshmem/compat/rma_names.hpp"
 
 namespace portshmem {
 

@@ -10,6 +10,11 @@
 #if PORTSHMEM_GPU_COMPILER
 #include <hip/hip_runtime.h>
 #endif
+/// The symmetric heap: fine-grained device memory. On gfx90a only fine-grained pages are written through L2 to
+/// memory, which is what lets a relaxed system-scope flag publish bypass-stored data without an L2 write-back.
+inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) {
+  return hipExtMallocWithFlags(ptr, size, hipDeviceMallocFinegrained);
+}
 
 #elif PORTSHMEM_PLATFORM_NVIDIA
 #include <cstddef>
@@ -39,6 +44,8 @@ inline hipError_t hipHostMalloc(T** ptr, std::size_t size, unsigned /*flags: CUD
   return cudaMallocHost(reinterpret_cast<void**>(ptr), size);
 }
 #define hipFree cudaFree
+/// The symmetric heap: ordinary device memory (NVIDIA's L2 is the point of coherence for every accessor).
+inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) { return cudaMalloc(ptr, size); }
 #define hipHostFree cudaFreeHost
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync

@@ -76,7 +76,7 @@ class gpu_ipc_heap final : public heap_backend {
                     "it) or their kernels time-slice", sharing);
     }
     void* p = nullptr;
-    if (hipError_t e = hipMalloc(&p, size_); e != hipSuccess) {
+    if (hipError_t e = portshmem_malloc_heap(&p, size_); e != hipSuccess) {
       return PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
                             "allocating the %zu-byte symmetric heap on GPU %d failed: %s (PORTSHMEM_HEAP_SIZE sets it)",
                             size_, device_, hipGetErrorString(e));

@@ -20,6 +20,7 @@ namespace detail = portshmem::detail;
 using detail::config;
 using detail::log_level;
 using detail::transport_choice;
+using detail::mps_choice;
 
 constexpr std::uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
 constexpr std::uint64_t kSecond = 1'000'000'000;
@@ -265,12 +266,12 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 6u);
+  EXPECT_EQ(names.size(), 7u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
 }
 
 TEST(Env, DescribeConfigRoundTrips) {
-  const config custom{3 * kMiB, log_level::trace, transport_choice::rdma, 1500 * 1'000'000, 2, true};
+  const config custom{3 * kMiB, log_level::trace, transport_choice::rdma, 1500 * 1'000'000, 2, mps_choice::off, true};
   const std::string text = detail::describe_config(custom);
   EXPECT_NE(text.find("PORTSHMEM_HEAP_SIZE=3M (default 1G)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_TIMEOUT=1500ms (default 0)\n"), std::string::npos) << text;

@@ -3,6 +3,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+install(TARGETS portshmem-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS portshmem EXPORT portshmem-targets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -30,5 +31,8 @@ set(PORTSHMEM_PC_LIBS "${_mpi_libs}")
 if(PORTSHMEM_PLATFORM STREQUAL "host")
   string(APPEND PORTSHMEM_PC_CFLAGS " -std=c++20")
 endif()
+# Relocatable: the prefix is found from the .pc file's own place, so `cmake --install --prefix` anywhere works.
+file(RELATIVE_PATH PORTSHMEM_PC_RELPREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" PORTSHMEM_PC_RELPREFIX "${PORTSHMEM_PC_RELPREFIX}")
 configure_file(cmake/portshmem.pc.in ${PROJECT_BINARY_DIR}/portshmem.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/portshmem.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

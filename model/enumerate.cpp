@@ -22,6 +22,9 @@ class Enumerator {
   ModelResult run() {
     rf_.assign(n_, -1);
     home_.assign(n_, true);
+    loc_mask_.assign(g_.writes_to.size(), Bits());
+    for (int e = 0; e < n_; ++e)
+      if (g_.ev[e].loc >= 0) loc_mask_[g_.ev[e].loc].set(e);
     Relation hb = g_.hb;
     hb.close();
     Relation tc = hb;
@@ -120,6 +123,9 @@ class Enumerator {
         for (auto [a, b] : g_.on_success[r])
           if (!hb.add_closed(a, b) || !tc.add_closed(a, b)) return;
     ++candidates_;
+    home_mask_.reset();
+    for (int e = 0; e < n_; ++e)
+      if (in_home(e)) home_mask_.set(e);
     readers_.assign(n_, {});
     for (int r : g_.reads) readers_[rf_[r]].push_back(r);
     co_.assign(n_, -1);
@@ -188,6 +194,11 @@ class Enumerator {
   }
 
   void check(const Relation& hb) {
+    if (++checked_ > kMaxChecks)
+      throw LitmusError(t_.file, 0,
+                        "too many candidate executions for the model (over " + std::to_string(kMaxChecks) +
+                            "): many unordered writes to one location, each read by several reads, multiply; "
+                            "split the test or order its writes");
     // com = rf, co (successive writes) and fr (a read to the write after the one it read).
     Relation com(n_);
     for (int r : g_.reads) {
@@ -203,18 +214,13 @@ class Enumerator {
     // C2 coherence: hb between accesses of one location, with rf, co, fr, is acyclic.
     Relation c2 = com;
     for (int a = 0; a < n_; ++a)
-      if (g_.ev[a].loc >= 0)
-        for (int b = 0; b < n_; ++b)
-          if (hb.has(a, b) && g_.ev[b].loc == g_.ev[a].loc) c2.add(a, b);
+      if (g_.ev[a].loc >= 0) c2.row[a] |= hb.row[a] & loc_mask_[g_.ev[a].loc];
     if (!c2.acyclic()) return;
     // C4 home order: restricted to accesses performed at a home (every write, home reads), hb with rf, co and fr is
     // acyclic: there is one order in which they happen at their homes, and every home read returns the latest write.
     Relation c4(n_);
-    for (int a = 0; a < n_; ++a) {
-      if (!in_home(a)) continue;
-      for (int b = 0; b < n_; ++b)
-        if (in_home(b) && (hb.has(a, b) || com.has(a, b))) c4.add(a, b);
-    }
+    for (int a = 0; a < n_; ++a)
+      if (home_mask_[a]) c4.row[a] = (hb.row[a] | com.row[a]) & home_mask_;
     if (!c4.acyclic()) return;
     ++executions_;
     Outcome o;
@@ -237,14 +243,17 @@ class Enumerator {
   const LitmusTest& t_;
   EventGraph g_;
   int n_;
-  std::vector<int> rf_;    // per read: the write it reads from
-  std::vector<bool> home_; // per read: performed at the home (false for an out-of-scope observation, A11)
-  std::vector<int> co_;    // per write: position in its location's coherence order
+  std::vector<int> rf_;        // per read: the write it reads from
+  std::vector<bool> home_;     // per read: performed at the home (false for an out-of-scope observation, A11)
+  std::vector<int> co_;        // per write: position in its location's coherence order
+  std::vector<Bits> loc_mask_; // per location: its events
+  Bits home_mask_;             // H of the current reads-from choice (C4)
   std::vector<std::vector<int>> readers_; // per write: the reads that read from it
   std::vector<int> locs_;                 // locations with events
   std::vector<std::vector<int>> chain_ = std::vector<std::vector<int>>(g_.writes_to.size());
   std::set<Outcome> outcomes_;
-  std::uint64_t candidates_ = 0, executions_ = 0;
+  std::uint64_t candidates_ = 0, executions_ = 0, checked_ = 0;
+  static constexpr std::uint64_t kMaxChecks = 2'000'000; // a few seconds: a runaway test fails instead of hanging
 };
 
 } // namespace

@@ -39,26 +39,20 @@ struct Relation {
     return true;
   }
 
-  /// True when the relation (not necessarily closed) has no cycle.
+  /// True when the relation (not necessarily closed) has no cycle: peel off events with no successor left.
   bool acyclic() const {
-    // Kahn's algorithm on the bit rows.
     const int n = size();
-    std::vector<int> indeg(static_cast<std::size_t>(n), 0);
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b)
-        if (row[a][b]) ++indeg[b];
-    std::vector<int> ready;
-    for (int i = 0; i < n; ++i)
-      if (indeg[i] == 0) ready.push_back(i);
-    int seen = 0;
-    while (!ready.empty()) {
-      int a = ready.back();
-      ready.pop_back();
-      ++seen;
-      for (int b = 0; b < n; ++b)
-        if (row[a][b] && --indeg[b] == 0) ready.push_back(b);
+    Bits left;
+    for (int i = 0; i < n; ++i) left.set(i);
+    for (bool peeled = true; peeled && left.any();) {
+      peeled = false;
+      for (int i = 0; i < n; ++i)
+        if (left[i] && (row[i] & left).none()) {
+          left.reset(i);
+          peeled = true;
+        }
     }
-    return seen == n;
+    return left.none();
   }
 };
 

@@ -1,9 +1,10 @@
 // Candidate executions and the consistency axioms C1-C5 (docs/memory_model.md, "Consistency").
 //
-// Search order: reads-from first (each read picks a write to its location; C1 and C5 prune as soon as an edge is
-// added), then values, then coherence order per location (only orders that extend hb and keep RMWs atomic, C3),
-// then the two acyclicity checks C2 and C4. Remote delivery order needs no separate choice: C4 asks for some order
-// of arrival at the homes, which exists exactly when the relation it names is acyclic.
+// Search order: reads-from first (each read picks a write to its location; C1, C5 and the parts of C2 that hb already
+// decides prune as soon as a choice is made), then values, then coherence order per location, grown front to back
+// (only orders that extend hb, keep RMWs atomic (C3) and pass C2 so far), then the acyclicity checks C2 and C4.
+// Remote delivery order needs no separate choice: C4 asks for some order of arrival at the homes, which exists
+// exactly when the relation it names is acyclic. A runaway test stops with an error after kMaxChecks executions.
 #include "enumerate.hpp"
 
 #include <functional>

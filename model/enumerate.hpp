@@ -22,7 +22,7 @@ struct ModelResult {
   std::vector<int> reg_base;          // first register slot of each thread
   bool condition_reachable = false;   // the test's condition holds in some allowed outcome
   bool as_expected = false;           // ... and that agrees with the test's 'expect' line
-  std::uint64_t rf_candidates = 0;    // complete reads-from choices that passed C1 and C5
+  std::uint64_t rf_candidates = 0;    // complete reads-from choices that passed C1, C5 and early C2
   std::uint64_t executions = 0;       // consistent executions (rf, co) found
   std::vector<std::string> notes;     // scope misuse and similar remarks
 };

@@ -162,7 +162,7 @@ const char* name(SignalStrength s);
 const char* name(SignalUpdate u);
 const char* name(Cmp c);
 bool compare(Cmp c, std::int64_t lhs, std::int64_t rhs);
-/// Text of one op in the litmus syntax, with every qualifier spelled out.
+/// Text of one op in the litmus syntax, with every qualifier that applies to it spelled out.
 std::string format_op(const LitmusTest& t, const Thread& th, const Op& op);
 
 /// Evaluates the test's condition; regs[thread][reg] and mem[loc_index] give the final state.

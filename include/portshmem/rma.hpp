@@ -1,42 +1,62 @@
 // Remote memory access: put, get, p, g — blocking and nbi, by a thread, a wave or a block. Default semantics are
 // OpenSHMEM's: a put returns once its source may be reused, with no remote visibility promised until a fence (for
 // ordering) or quiet (for completion); a get returns with the value present locally; nbi forms promise nothing
-// until quiet. A bad call (PE out of range, address outside the symmetric heap, overflowing size) is recorded for
-// the host (portshmem_check_device_errors) and does nothing. Zero-length calls do nothing.
+// until quiet. Qualifiers (memory_model.hpp), after the ordinary arguments:
+//   data path  mm::bypass (default) | mm::keep — how the data written by the call travels; a keep put is ordered
+//              only by coverage-all fences (docs/memory_model.md)
+//   scope      mm::device | mm::node | mm::system (default) — the widest scope that will read the data
+// A bad call (PE out of range, address outside the symmetric heap, overflowing size) is recorded for the host
+// (portshmem_check_device_errors) and does nothing. Zero-length calls do nothing.
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "portshmem/detail/checks.hpp"
 #include "portshmem/detail/copy.hpp"
 #include "portshmem/detail/scalar.hpp"
 #include "portshmem/group.hpp"
+#include "portshmem/memory_model.hpp"
 #include "portshmem/types.hpp"
 
 namespace portshmem {
 
 namespace detail {
 
-/// One put by the group: the group first synchronizes (so members' writes of src are visible to all of them),
-/// moves the bytes, and synchronizes again (so the caller's later fence or quiet covers every member's stores).
-template <class Group, arch::cache C>
+inline constexpr unsigned kRmaQualifiers = mm::cat::data_path | mm::cat::scope;
+
+/// Ends a group operation: every member's stores are joined (arch::join_comm_stores) before the closing barrier,
+/// so the caller's later fence or quiet — made by any one member — covers the whole group's operation.
+template <class Group>
+PORTSHMEM_DEVICE void group_end() {
+  if constexpr (!std::is_same_v<Group, thread_group>) {
+    arch::join_comm_stores();
+    Group::sync();
+  }
+}
+
+/// One put by the group: the group first synchronizes (so members' writes of src are visible to all of them), moves
+/// the bytes — remote stores with the call's data path — and ends as group_end says.
+template <class Group, class R>
 PORTSHMEM_DEVICE void put_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
   if (n == 0) return;
   Group::sync();
   if (char* remote = remote_range(c, dest, n, pe, PORTSHMEM_CALL_PUT, Group::rank() == 0)) {
-    copy_bytes<C>(remote, src, n, Group::rank(), Group::size());
+    copy_bytes<arch::cache::keep, R::cache, R::hw_scope>(remote, src, n, Group::rank(), Group::size());
   }
-  Group::sync();
+  group_end<Group>();
 }
 
-template <class Group, arch::cache C>
+/// One get by the group: remote loads always read past the non-coherent caches (so a get after wait<comm> sees the
+/// awaited data); the data path applies to the local stores into dest.
+template <class Group, class R>
 PORTSHMEM_DEVICE void get_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
   if (n == 0) return;
   Group::sync();
   if (const char* remote = remote_range(c, src, n, pe, PORTSHMEM_CALL_GET, Group::rank() == 0)) {
-    copy_bytes<C>(dest, remote, n, Group::rank(), Group::size());
+    copy_bytes<arch::cache::bypass, R::cache, R::hw_scope>(dest, remote, n, Group::rank(), Group::size());
   }
-  Group::sync();
+  group_end<Group>();
 }
 
 template <class T>
@@ -46,84 +66,76 @@ PORTSHMEM_DEVICE void check_rma_type() {
 
 }  // namespace detail
 
-// ---- untyped: bytes ----------------------------------------------------------------------------------------------
-/// Copies nbytes from local src to dest on PE pe; returns when src may be reused (no remote visibility promised).
-PORTSHMEM_DEVICE void putmem(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::put_bytes<thread_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void putmem_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::put_bytes<wave_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void putmem_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::put_bytes<block_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-/// Starts a put; src must not be modified and nothing is promised at the target until quiet.
-PORTSHMEM_DEVICE void putmem_nbi(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::put_bytes<thread_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void putmem_nbi_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::put_bytes<wave_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void putmem_nbi_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::put_bytes<block_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-/// Copies nbytes from src on PE pe into local dest; the data is in dest on return.
-PORTSHMEM_DEVICE void getmem(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::get_bytes<thread_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void getmem_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::get_bytes<wave_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void getmem_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::get_bytes<block_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-/// Starts a get; dest holds the data only after quiet.
-PORTSHMEM_DEVICE void getmem_nbi(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::get_bytes<thread_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void getmem_nbi_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::get_bytes<wave_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-PORTSHMEM_DEVICE void getmem_nbi_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe) {
-  detail::get_bytes<block_group, arch::cache::keep>(c, dest, src, nbytes, pe);
-}
-
-// ---- typed: nelems elements of T -----------------------------------------------------------------------------------
-#define PORTSHMEM_DETAIL_TYPED_RMA(NAME, IMPL, GROUP)                                                                 \
-  template <class T>                                                                                                  \
-  PORTSHMEM_DEVICE void NAME(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe) {                       \
+// ---- untyped (bytes) and typed (elements of T), each in thread, wave and block forms --------------------------------
+// putmem*: copies nbytes from local src to dest on PE pe; returns when src may be reused. nbi: src must not change
+// and nothing is promised at the target until quiet. getmem*: copies nbytes of src on PE pe into local dest; the
+// data is there on return (nbi: after quiet).
+#define PORTSHMEM_DETAIL_RMA_FORMS(NAME, MEMNAME, IMPL, GROUP)                                                         \
+  template <class... Q>                                                                                               \
+  PORTSHMEM_DEVICE void MEMNAME(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {     \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                         \
+  }                                                                                                                   \
+  template <class T, class... Q>                                                                                      \
+  PORTSHMEM_DEVICE void NAME(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {                 \
     detail::check_rma_type<T>();                                                                                      \
-    detail::IMPL<GROUP, arch::cache::keep>(c, dest, src, nelems * sizeof(T), pe);                                     \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);             \
   }
-PORTSHMEM_DETAIL_TYPED_RMA(put, put_bytes, thread_group)
-PORTSHMEM_DETAIL_TYPED_RMA(put_wave, put_bytes, wave_group)
-PORTSHMEM_DETAIL_TYPED_RMA(put_block, put_bytes, block_group)
-PORTSHMEM_DETAIL_TYPED_RMA(put_nbi, put_bytes, thread_group)
-PORTSHMEM_DETAIL_TYPED_RMA(put_nbi_wave, put_bytes, wave_group)
-PORTSHMEM_DETAIL_TYPED_RMA(put_nbi_block, put_bytes, block_group)
-PORTSHMEM_DETAIL_TYPED_RMA(get, get_bytes, thread_group)
-PORTSHMEM_DETAIL_TYPED_RMA(get_wave, get_bytes, wave_group)
-PORTSHMEM_DETAIL_TYPED_RMA(get_block, get_bytes, block_group)
-PORTSHMEM_DETAIL_TYPED_RMA(get_nbi, get_bytes, thread_group)
-PORTSHMEM_DETAIL_TYPED_RMA(get_nbi_wave, get_bytes, wave_group)
-PORTSHMEM_DETAIL_TYPED_RMA(get_nbi_block, get_bytes, block_group)
-#undef PORTSHMEM_DETAIL_TYPED_RMA
+PORTSHMEM_DETAIL_RMA_FORMS(put, putmem, put_bytes, thread_group)
+PORTSHMEM_DETAIL_RMA_FORMS(put_nbi, putmem_nbi, put_bytes, thread_group)
+PORTSHMEM_DETAIL_RMA_FORMS(get, getmem, get_bytes, thread_group)
+PORTSHMEM_DETAIL_RMA_FORMS(get_nbi, getmem_nbi, get_bytes, thread_group)
+#undef PORTSHMEM_DETAIL_RMA_FORMS
 
-/// Writes one element to dest on PE pe (a single store; 4- and 8-byte types are written atomically).
-template <class T>
-PORTSHMEM_DEVICE void p(const ctx& c, T* dest, T value, int pe) {
+// Group forms: NAME_wave / NAME_block, and the untyped NAMEmem_wave / NAMEmem_block spelled the OpenSHMEM way
+// (putmem_wave, putmem_nbi_block, ...).
+#define PORTSHMEM_DETAIL_RMA_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                     \
+  template <class... Q>                                                                                               \
+  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {    \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                         \
+  }
+#define PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                   \
+  template <class T, class... Q>                                                                                      \
+  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {           \
+    detail::check_rma_type<T>();                                                                                      \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);             \
+  }
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem, put_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem, put_bytes, _block, block_group)
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem_nbi, put_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem_nbi, put_bytes, _block, block_group)
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem, get_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem, get_bytes, _block, block_group)
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem_nbi, get_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem_nbi, get_bytes, _block, block_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put, put_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put, put_bytes, _block, block_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put_nbi, put_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put_nbi, put_bytes, _block, block_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get, get_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get, get_bytes, _block, block_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get_nbi, get_bytes, _wave, wave_group)
+PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get_nbi, get_bytes, _block, block_group)
+#undef PORTSHMEM_DETAIL_RMA_GROUP_FORMS
+#undef PORTSHMEM_DETAIL_TYPED_GROUP_FORMS
+
+/// Writes one element to dest on PE pe: a single store, atomic for 4- and 8-byte types (so it may race with a
+/// wait_until on that word). Takes a scope qualifier.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void p(const ctx& c, T* dest, T value, int pe, Q...) {
   detail::check_rma_type<T>();
+  using R = mm::resolve<mm::cat::scope, Q...>;
   if (T* remote = reinterpret_cast<T*>(detail::remote_range(c, dest, sizeof(T), pe, PORTSHMEM_CALL_P))) {
-    detail::store_value<arch::order::relaxed, arch::scope::system>(remote, value);
+    detail::store_value<arch::order::relaxed, R::hw_scope>(remote, value);
   }
 }
 
-/// Reads one element of src on PE pe (T{} after recording an error for a bad call).
-template <class T>
-PORTSHMEM_DEVICE T g(const ctx& c, const T* src, int pe) {
+/// Reads one element of src on PE pe (T{} after recording an error for a bad call). Takes a scope qualifier.
+template <class T, class... Q>
+PORTSHMEM_DEVICE T g(const ctx& c, const T* src, int pe, Q...) {
   detail::check_rma_type<T>();
+  using R = mm::resolve<mm::cat::scope, Q...>;
   if (const T* remote = reinterpret_cast<const T*>(detail::remote_range(c, src, sizeof(T), pe, PORTSHMEM_CALL_G))) {
-    return detail::load_value<arch::order::relaxed, arch::scope::system>(remote);
+    return detail::load_value<arch::order::relaxed, R::hw_scope>(remote);
   }
   return T{};
 }

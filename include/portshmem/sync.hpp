@@ -1,63 +1,106 @@
-// Ordering and synchronization: fence, quiet, barrier_all, sync_all. Defaults are OpenSHMEM's (system scope; the
-// caller's ordinary stores to symmetric memory are covered too).
+// Ordering and synchronization: fence, quiet, pe_quiet, barrier_all, sync_all. Qualifiers (memory_model.hpp):
+//   coverage  mm::all (default: comm ops and the caller's ordinary stores to symmetric memory) | mm::comm (comm ops:
+//             bypass puts, AMOs, signal ops — the cheap path: no cache write-back on AMD)
+//   scope     mm::device | mm::node | mm::system (default)
 #pragma once
 
 #include "portshmem/arch.hpp"
 #include "portshmem/detail/checks.hpp"
 #include "portshmem/detail/internal_area.hpp"
+#include "portshmem/detail/publish.hpp"
 #include "portshmem/detail/spin.hpp"
 #include "portshmem/group.hpp"
+#include "portshmem/memory_model.hpp"
 
 namespace portshmem {
 
-/// Puts, AMOs, signal ops and ordinary stores to symmetric memory issued before the fence to a PE are delivered
-/// there before those issued after it to the same PE. Promises no completion, and nothing across PEs.
-PORTSHMEM_DEVICE void fence(const ctx&) { arch::fence<arch::order::release, arch::scope::system>(); }
+namespace detail {
+inline constexpr unsigned kFenceQualifiers = mm::cat::coverage | mm::cat::scope;
+}
 
-/// Every operation the thread issued before the quiet is complete and visible to all PEs, and so are the thread's
-/// ordinary stores to symmetric memory; nothing after the quiet is performed before it.
-PORTSHMEM_DEVICE void quiet(const ctx&) { arch::fence<arch::order::seq_cst, arch::scope::system>(); }
+/// What the coverage names, issued by this thread before the fence to a PE, is delivered there before what it issues
+/// after it to the same PE. Promises no completion, and no order across PEs.
+template <class... Q>
+PORTSHMEM_DEVICE void fence(const ctx&, Q...) {
+  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::release>();
+}
+
+/// What the coverage names, issued by this thread before the quiet, is complete and visible to every PE of the
+/// scope; nothing the thread issues after it is performed before it.
+template <class... Q>
+PORTSHMEM_DEVICE void quiet(const ctx&, Q...) {
+  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::seq_cst>();
+}
+
+/// quiet restricted to operations targeting pes[0..npes): with load/store transports every operation completes the
+/// same way, so this is quiet (the RDMA path will wait only for those PEs' completions).
+template <class... Q>
+PORTSHMEM_DEVICE void pe_quiet(const ctx& c, const int* /*pes*/, std::size_t /*npes*/, Q... q) {
+  quiet(c, q...);
+}
 
 namespace detail {
 
 /// Dissemination barrier among all PEs, run by one thread per PE: in round k PE i bumps PE (i + 2^k)'s round-k
 /// counter and waits until its own has reached the number of barriers it has completed. Counters only grow, so
 /// nothing is reset and a fast PE's next barrier cannot be mistaken for this one.
+template <class R>
 PORTSHMEM_DEVICE void dissemination_barrier(const ctx& c) {
   auto* mine = reinterpret_cast<internal_area*>(c.heap);
   const std::uint64_t epoch = ++mine->barrier_epoch;
   for (int k = 0, dist = 1; dist < c.n_pes; ++k, dist *= 2) {
     const int to = (c.my_pe + dist) % c.n_pes;
     auto* theirs = reinterpret_cast<internal_area*>(c.peer_heaps[to]);
-    arch::fetch_add<arch::order::release, arch::scope::system>(&theirs->barrier_arrivals[k], std::uint64_t(1));
+    publish_add<R>(&theirs->barrier_arrivals[k], std::uint64_t(1));
     std::uint64_t* arrivals = &mine->barrier_arrivals[k];
     spin_until(
-        c, [&] { return arch::load<arch::order::acquire, arch::scope::system>(arrivals) >= epoch; },
-        PORTSHMEM_CALL_BARRIER, arrivals, epoch);
+        c, [&] { return arch::load<arch::order::relaxed, R::hw_scope>(arrivals) >= epoch; }, PORTSHMEM_CALL_BARRIER,
+        arrivals, epoch);
+    covered_fence<R, arch::order::acquire>();
   }
 }
 
-template <class Group, bool Quiet>
+template <class Group, bool Quiet, class R>
 PORTSHMEM_DEVICE void barrier(const ctx& c) {
+  arch::join_comm_stores();
   Group::sync();
   if (Group::rank() == 0) {
-    if constexpr (Quiet) arch::fence<arch::order::seq_cst, arch::scope::system>();
-    dissemination_barrier(c);
+    if constexpr (Quiet) covered_fence<R, arch::order::seq_cst>();
+    dissemination_barrier<R>(c);
   }
   Group::sync();
 }
 
 }  // namespace detail
 
-/// Quiet, then waits until every PE has entered barrier_all: on return every PE's operations and symmetric stores
-/// issued before its barrier are visible. One thread (or group) per PE calls it, the same number of times on all.
-PORTSHMEM_DEVICE void barrier_all(const ctx& c) { detail::barrier<thread_group, true>(c); }
-PORTSHMEM_DEVICE void barrier_all_wave(const ctx& c) { detail::barrier<wave_group, true>(c); }
-PORTSHMEM_DEVICE void barrier_all_block(const ctx& c) { detail::barrier<block_group, true>(c); }
+/// Quiet, then waits until every PE has entered barrier_all: on return every PE's operations (and, with coverage
+/// all, symmetric stores) issued before its barrier are visible to the caller. One thread (or one wave / block) per
+/// PE calls it, the same number of times on every PE.
+template <class... Q>
+PORTSHMEM_DEVICE void barrier_all(const ctx& c, Q...) {
+  detail::barrier<thread_group, true, mm::resolve<detail::kFenceQualifiers, Q...>>(c);
+}
+template <class... Q>
+PORTSHMEM_DEVICE void barrier_all_wave(const ctx& c, Q...) {
+  detail::barrier<wave_group, true, mm::resolve<detail::kFenceQualifiers, Q...>>(c);
+}
+template <class... Q>
+PORTSHMEM_DEVICE void barrier_all_block(const ctx& c, Q...) {
+  detail::barrier<block_group, true, mm::resolve<detail::kFenceQualifiers, Q...>>(c);
+}
 
 /// Waits until every PE has entered sync_all; completes nothing (no quiet): pair it with quiet where data matters.
-PORTSHMEM_DEVICE void sync_all(const ctx& c) { detail::barrier<thread_group, false>(c); }
-PORTSHMEM_DEVICE void sync_all_wave(const ctx& c) { detail::barrier<wave_group, false>(c); }
-PORTSHMEM_DEVICE void sync_all_block(const ctx& c) { detail::barrier<block_group, false>(c); }
+template <class... Q>
+PORTSHMEM_DEVICE void sync_all(const ctx& c, Q...) {
+  detail::barrier<thread_group, false, mm::resolve<mm::cat::scope, Q...>>(c);
+}
+template <class... Q>
+PORTSHMEM_DEVICE void sync_all_wave(const ctx& c, Q...) {
+  detail::barrier<wave_group, false, mm::resolve<mm::cat::scope, Q...>>(c);
+}
+template <class... Q>
+PORTSHMEM_DEVICE void sync_all_block(const ctx& c, Q...) {
+  detail::barrier<block_group, false, mm::resolve<mm::cat::scope, Q...>>(c);
+}
 
 }  // namespace portshmem

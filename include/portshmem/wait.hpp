@@ -1,11 +1,16 @@
 // Point-to-point synchronization on local symmetric variables: wait_until blocks until the variable compares true
-// against a value, test reports whether it does now. The load that sees the awaited value is an acquire at system
-// scope: the waiting thread's later loads see what the writer published before its update.
+// against a value, test reports whether it does now. Qualifiers (memory_model.hpp):
+//   acquire strength  mm::acquire (default: later ordinary loads see what the awaited writer published) | mm::comm
+//                     (only later comm reads — gets, bypass loads — are ordered; no cache invalidate) | mm::relaxed
+//   scope             mm::device | mm::node | mm::system (default)
+// The spin polls with relaxed loads; the acquire is paid once, after the value is seen.
 #pragma once
 
 #include "portshmem/detail/checks.hpp"
+#include "portshmem/detail/publish.hpp"
 #include "portshmem/detail/scalar.hpp"
 #include "portshmem/detail/spin.hpp"
+#include "portshmem/memory_model.hpp"
 
 namespace portshmem {
 
@@ -24,13 +29,15 @@ PORTSHMEM_DEVICE bool compare(T a, cmp op, T b) {
   default: return a <= b;
   }
 }
+inline constexpr unsigned kWaitQualifiers = mm::cat::acquire | mm::cat::scope;
 }  // namespace detail
 
 /// Waits until *ivar (this PE's symmetric variable) `op` value holds. An ivar outside the symmetric heap is recorded
 /// as a bad call and not waited on.
-template <class T>
-PORTSHMEM_DEVICE void wait_until(const ctx& c, T* ivar, cmp op, T value) {
+template <class T, class... Q>
+PORTSHMEM_DEVICE void wait_until(const ctx& c, T* ivar, cmp op, T value, Q...) {
   static_assert(detail::kAtomicWord<T>, "wait_until takes 4- or 8-byte integer types");
+  using R = mm::resolve<detail::kWaitQualifiers, Q...>;
   if (!detail::is_local_symmetric(c, ivar, sizeof(T))) {
     detail::record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
     return;
@@ -38,20 +45,24 @@ PORTSHMEM_DEVICE void wait_until(const ctx& c, T* ivar, cmp op, T value) {
   detail::spin_until(
       c,
       [&] {
-        return detail::compare(detail::load_value<arch::order::acquire, arch::scope::system>(ivar), op, value);
+        return detail::compare(detail::load_value<arch::order::relaxed, R::hw_scope>(ivar), op, value);
       },
       PORTSHMEM_CALL_WAIT, ivar, std::uint64_t(value));
+  detail::observed<R>();
 }
 
-/// Whether *ivar `op` value holds now (an acquire when it does).
-template <class T>
-PORTSHMEM_DEVICE bool test(const ctx& c, T* ivar, cmp op, T value) {
+/// Whether *ivar `op` value holds now (with the wait's acquire strength when it does).
+template <class T, class... Q>
+PORTSHMEM_DEVICE bool test(const ctx& c, T* ivar, cmp op, T value, Q...) {
   static_assert(detail::kAtomicWord<T>, "test takes 4- or 8-byte integer types");
+  using R = mm::resolve<detail::kWaitQualifiers, Q...>;
   if (!detail::is_local_symmetric(c, ivar, sizeof(T))) {
     detail::record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
     return false;
   }
-  return detail::compare(detail::load_value<arch::order::acquire, arch::scope::system>(ivar), op, value);
+  if (!detail::compare(detail::load_value<arch::order::relaxed, R::hw_scope>(ivar), op, value)) return false;
+  detail::observed<R>();
+  return true;
 }
 
 }  // namespace portshmem

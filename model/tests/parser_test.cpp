@@ -1,6 +1,9 @@
 // The litmus parser: good input gives the expected AST; bad input names its line and says what is wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "litmus.hpp"
 
 using namespace portshmem::model;
@@ -207,6 +210,46 @@ TEST(Parser, ErrorsNameTheLineAndTheProblem) {
     EXPECT_EQ(e.line(), c.line) << c.text << "\n-> " << e.what();
     EXPECT_NE(e.message().find(c.message), std::string::npos) << "wanted '" << c.message << "', got: " << e.what();
     EXPECT_EQ(std::string(e.what()).rfind("t.litmus:" + std::to_string(c.line) + ": ", 0), 0u) << e.what();
+  }
+}
+
+// format_op writes what the parser reads: every op of every catalogue test survives a round trip.
+TEST(Parser, FormattedOpsParseBack) {
+  for (const auto& entry : std::filesystem::directory_iterator(PORTSHMEM_LITMUS_DIR)) {
+    if (entry.path().extension() != ".litmus") continue;
+    LitmusTest t = parse_litmus_file(entry.path().string());
+    std::string text = "name R\npes " + std::to_string(t.pes) + "\nlocations";
+    for (const std::string& s : t.syms) text += " " + s;
+    for (const auto& [key, group] : {std::pair{"devices", &t.device}, std::pair{"nodes", &t.node}}) {
+      text += std::string("\n") + key;
+      for (int g = 0; g <= *std::max_element(group->begin(), group->end()); ++g) {
+        text += g ? " |" : "";
+        for (int pe = 0; pe < t.pes; ++pe)
+          if ((*group)[pe] == g) text += " " + std::to_string(pe);
+      }
+    }
+    text += "\n";
+    for (const Thread& th : t.threads) {
+      text += "P" + std::to_string(th.pe) + ":\n";
+      for (const Op& op : th.ops) text += "  " + format_op(t, th, op) + "\n";
+    }
+    text += "exists true\nexpect allowed\n";
+    SCOPED_TRACE(entry.path().string() + "\n" + text);
+    LitmusTest u = parse_litmus(text, "roundtrip");
+    ASSERT_EQ(u.threads.size(), t.threads.size());
+    for (std::size_t i = 0; i < t.threads.size(); ++i) {
+      ASSERT_EQ(u.threads[i].ops.size(), t.threads[i].ops.size());
+      EXPECT_EQ(u.threads[i].regs, t.threads[i].regs);
+      for (std::size_t j = 0; j < t.threads[i].ops.size(); ++j) {
+        const Op &a = t.threads[i].ops[j], &b = u.threads[i].ops[j];
+        EXPECT_EQ(format_op(u, u.threads[i], b), format_op(t, t.threads[i], a));
+        EXPECT_TRUE(a.kind == b.kind && a.loc == b.loc && a.loc2 == b.loc2 && a.value == b.value &&
+                    a.value2 == b.value2 && a.cmp == b.cmp && a.update == b.update && a.reg == b.reg && a.pe == b.pe &&
+                    a.coverage == b.coverage && a.scope == b.scope && a.path == b.path && a.strength == b.strength &&
+                    a.signal == b.signal)
+            << format_op(t, t.threads[i], a);
+      }
+    }
   }
 }
 

@@ -156,6 +156,17 @@ PORTSHMEM_DEVICE void fence_comm() {
   }
 }
 
+/// fence_comm is cheaper than a full fence here: publishing with it beats a release atomic.
+inline constexpr bool kCheapCommFence = true;
+
+/// Every member of a group calls this after its share of a group operation and before the group's closing barrier:
+/// vmcnt counts per wave, so one member's later fence_comm could not wait for another wave's stores.
+PORTSHMEM_DEVICE void join_comm_stores() {
+  detail::compiler_barrier();
+  __builtin_amdgcn_s_waitcnt(detail::kWaitVmLgkm);
+  detail::compiler_barrier();
+}
+
 // ---- atomics --------------------------------------------------------------------------------------------------------
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T load(const T* p) {

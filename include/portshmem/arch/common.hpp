@@ -8,6 +8,10 @@
 //   fences       fence<O,S>()       orders every earlier access of the thread (ordinary stores included)
 //                fence_comm<O,S>()  orders only the library's own accesses: bypass data stores/loads and atomics;
 //                                   where the caches allow, no write-back or invalidate (the cheap path)
+//                kCheapCommFence    whether fence_comm is cheaper than fence (then fence_comm + relaxed store is
+//                                   the cheapest publication; otherwise a release store is)
+//                join_comm_stores() every member of a group calls it before the group's closing barrier, so that
+//                                   one member's later fence_comm covers all members' stores
 //   data         store_data<C>(p,v) / load_data<C>(p)   plain (non-atomic) access of 1, 2, 4, 8 or 16 bytes (vec16)
 //                                   with a cache hint: keep, or bypass the caches that a fence would have to flush
 //   misc         spin_pause()  time_ns()  trap()  launch(kernel, grid, block, shmem, stream, args...)

@@ -99,6 +99,9 @@ template <order O, scope S>
 inline void fence_comm() {
   std::atomic_thread_fence(host::to_std(O));
 }
+inline constexpr bool kCheapCommFence = false;
+/// The group barrier (a mutex) already orders every member's stores before a later fence of any member.
+inline void join_comm_stores() {}
 
 // ---- data accesses: relaxed atomics of up to 8 bytes, so a concurrent reader races with nothing undefined --------
 // S (the widest scope that reads the data after a matching fence_comm) matters only where caches are not coherent.

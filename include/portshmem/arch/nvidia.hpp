@@ -86,6 +86,13 @@ PORTSHMEM_DEVICE void fence_comm() {
   fence<O, S>();
 }
 
+/// No cheaper comm fence exists, so a release store (MEMBAR + store) publishes better than fence + relaxed store.
+inline constexpr bool kCheapCommFence = false;
+
+/// Nothing to do per member: bar.sync orders the block at CTA scope and PTX fences are cumulative, so one member's
+/// later fence covers every member's stores.
+PORTSHMEM_DEVICE void join_comm_stores() {}
+
 // ---- atomics -------------------------------------------------------------------------------------------------------
 // seq_cst follows NVIDIA's PTX atomics ABI ("PTX Writers Guide to Interoperability", Atomics ABI): load = fence.sc +
 // ld.acquire, store = fence.sc + st.relaxed, RMW = fence.sc + atom.acquire. (An older edition used st.release and

@@ -19,12 +19,13 @@ inline constexpr unsigned kCopyUnroll = 4;
 /// Bytes of the cache line a GPU wave's accesses should start on (the 128-byte L1/L2 line of both vendors).
 inline constexpr std::size_t kLineBytes = 128;
 
-template <class Unit, arch::cache C, arch::scope S>
+/// L and C are the cache policies of the loads (source) and the stores (destination); S the scope they serve.
+template <class Unit, arch::cache L, arch::cache C, arch::scope S>
 PORTSHMEM_DEVICE void copy_one(Unit* dst, const Unit* src, std::size_t i) {
-  arch::store_data<C, S>(dst + i, arch::load_data<C, S>(src + i));
+  arch::store_data<C, S>(dst + i, arch::load_data<L, S>(src + i));
 }
 
-template <class Unit, arch::cache C, arch::scope S>
+template <class Unit, arch::cache L, arch::cache C, arch::scope S>
 PORTSHMEM_DEVICE void copy_units(Unit* dst, const Unit* src, std::size_t units, unsigned rank, unsigned size) {
   if constexpr (kCopyRunUnits == 1) {
     // Count units from the start of the line holding dst[0] ("virtual" index v = i + lead), so every wave's accesses
@@ -34,56 +35,56 @@ PORTSHMEM_DEVICE void copy_units(Unit* dst, const Unit* src, std::size_t units, 
     const std::size_t end = units + lead, stride = std::size_t(size) * kCopyUnroll;
     std::size_t v = rank;
     for (; v < stride && v < end; v += size) {  // the first stride holds the lead-in: check each index
-      if (v >= lead) copy_one<Unit, C, S>(dst, src, v - lead);
+      if (v >= lead) copy_one<Unit, L, C, S>(dst, src, v - lead);
     }
     for (; v + (kCopyUnroll - 1) * std::size_t(size) < end; v += stride) {
       Unit u[kCopyUnroll];
 #pragma unroll
-      for (unsigned k = 0; k < kCopyUnroll; ++k) u[k] = arch::load_data<C, S>(src + (v - lead) + k * std::size_t(size));
+      for (unsigned k = 0; k < kCopyUnroll; ++k) u[k] = arch::load_data<L, S>(src + (v - lead) + k * std::size_t(size));
 #pragma unroll
       for (unsigned k = 0; k < kCopyUnroll; ++k) arch::store_data<C, S>(dst + (v - lead) + k * std::size_t(size), u[k]);
     }
-    for (; v < end; v += size) copy_one<Unit, C, S>(dst, src, v - lead);
+    for (; v < end; v += size) copy_one<Unit, L, C, S>(dst, src, v - lead);
   } else {
     const std::size_t stride = std::size_t(size) * kCopyRunUnits;
     for (std::size_t run = std::size_t(rank) * kCopyRunUnits; run < units; run += stride) {
       const std::size_t end = run + kCopyRunUnits < units ? run + kCopyRunUnits : units;
-      for (std::size_t i = run; i < end; ++i) copy_one<Unit, C, S>(dst, src, i);
+      for (std::size_t i = run; i < end; ++i) copy_one<Unit, L, C, S>(dst, src, i);
     }
   }
 }
 
 /// Copies the bytes [0, n) by the group's threads, splitting into an unaligned head, a body of Units, and a tail.
-template <class Unit, arch::cache C, arch::scope S>
+template <class Unit, arch::cache L, arch::cache C, arch::scope S>
 PORTSHMEM_DEVICE void copy_aligned_as(char* dst, const char* src, std::size_t n, unsigned rank, unsigned size) {
   constexpr std::size_t U = sizeof(Unit);
   std::size_t head = (U - reinterpret_cast<std::uintptr_t>(dst) % U) % U;
   if (head > n) head = n;
   const std::size_t units = (n - head) / U;
   const std::size_t tail_start = head + units * U;
-  for (std::size_t i = rank; i < head; i += size) copy_one<char, C, S>(dst, src, i);
-  copy_units<Unit, C, S>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units, rank,
+  for (std::size_t i = rank; i < head; i += size) copy_one<char, L, C, S>(dst, src, i);
+  copy_units<Unit, L, C, S>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units, rank,
                       size);
-  for (std::size_t i = tail_start + rank; i < n; i += size) copy_one<char, C, S>(dst, src, i);
+  for (std::size_t i = tail_start + rank; i < n; i += size) copy_one<char, L, C, S>(dst, src, i);
 }
 
-/// Copies n bytes from src to dst (non-overlapping) using the group's threads rank in [0, size); S is the widest
-/// scope that will read the data (it matters to bypass stores on AMD).
-template <arch::cache C, arch::scope S = arch::scope::system>
+/// Copies n bytes from src to dst (non-overlapping) using the group's threads rank in [0, size); L and C are the
+/// cache policies of loads and stores, S the widest scope that will read the data (it matters on AMD).
+template <arch::cache L, arch::cache C, arch::scope S>
 PORTSHMEM_DEVICE void copy_bytes(void* dst_, const void* src_, std::size_t n, unsigned rank, unsigned size) {
   char* dst = static_cast<char*>(dst_);
   const char* src = static_cast<const char*>(src_);
   const std::uintptr_t skew = reinterpret_cast<std::uintptr_t>(dst) ^ reinterpret_cast<std::uintptr_t>(src);
   if (skew % 16 == 0) {
-    copy_aligned_as<arch::vec16, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<arch::vec16, L, C, S>(dst, src, n, rank, size);
   } else if (skew % 8 == 0) {
-    copy_aligned_as<std::uint64_t, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint64_t, L, C, S>(dst, src, n, rank, size);
   } else if (skew % 4 == 0) {
-    copy_aligned_as<std::uint32_t, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint32_t, L, C, S>(dst, src, n, rank, size);
   } else if (skew % 2 == 0) {
-    copy_aligned_as<std::uint16_t, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint16_t, L, C, S>(dst, src, n, rank, size);
   } else {
-    copy_aligned_as<std::uint8_t, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint8_t, L, C, S>(dst, src, n, rank, size);
   }
 }
 

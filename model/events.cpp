@@ -87,15 +87,17 @@ class Builder {
         scope_note(ti, oi, g_.ev[e].target);
     });
   }
-  // Which earlier events a completion (quiet, barrier) covers.
+  // Which earlier events a completion (quiet, barrier_all) covers (A7): comm ops, except that cached writes (ordinary
+  // stores, keep puts) are covered only under coverage all.
   bool quiet_covers(const Event& e, Coverage c) const {
-    if (e.plain) return c == Coverage::All && e.kind == EvKind::Write;
+    if (e.cached_write()) return c == Coverage::All;
+    if (e.plain) return false;
     return e.kind != EvKind::Sync && !e.sync_read;
   }
-  // Which events a fence orders (A5): writes of comm ops, and ordinary stores under coverage all.
-  static bool fence_covers(const Event& e, Coverage c) {
-    return e.fenced || (c == Coverage::All && e.plain && e.kind == EvKind::Write);
-  }
+  // Which events a fence orders (A5): accesses of bypass puts, p, AMOs and signals under either coverage; cached writes
+  // (ordinary stores and keep puts) under coverage all only.
+  static bool fence_covers(const Event& e, Coverage c) { return e.fenced || (c == Coverage::All && e.cached_write()); }
+  // sync_all publishes ordinary stores only: it completes no comm op, keep puts included (A15).
   static bool plain_store(const Event& e) { return e.plain && e.kind == EvKind::Write; }
   // A8: a write completed by the quiet at call oi, to the caller's own memory, is visible to the caller's later loads.
   void local_completion(int a, int ti, int oi) {
@@ -148,9 +150,11 @@ void Builder::events_of(int ti, int oi) {
     e.reg = reg();
     push(e);
   };
-  auto comm_write = [&](Loc l, std::int64_t v) {
+  // keep: the data write of a put issued with mm::keep, a cached write that coverage comm does not order (A5).
+  auto comm_write = [&](Loc l, std::int64_t v, bool keep = false) {
     Event e = access(EvKind::Write, l);
-    e.fenced = true;
+    e.fenced = !keep;
+    e.keep = keep;
     e.value = v;
     push(e);
   };
@@ -174,12 +178,14 @@ void Builder::events_of(int ti, int oi) {
 
   switch (op.kind) {
   case OpKind::Put:
-  case OpKind::P:
   case OpKind::PutNbi:
+    comm_write(op.loc, op.value, op.path == DataPath::Keep);
+    break;
+  case OpKind::P: // one coherent store, never keep
   case OpKind::AmoSet:
     comm_write(op.loc, op.value);
     break;
-  case OpKind::Get:
+  case OpKind::Get: // a get's data path concerns only its local destination stores: the read is a home read anyway
   case OpKind::G:
   case OpKind::SignalFetch:
   case OpKind::BypassLoad:
@@ -225,7 +231,7 @@ void Builder::events_of(int ti, int oi) {
     break;
   case OpKind::PutSignal:
   case OpKind::PutSignalNbi:
-    comm_write(op.loc, op.value);
+    comm_write(op.loc, op.value, op.path == DataPath::Keep); // keep + comm is rejected by the parser
     signal(op.loc2, op.value2);
     break;
   case OpKind::SignalOp:
@@ -320,8 +326,8 @@ void Builder::edges_of(int ti, int oi) {
           else
             scope_note(ti, oi, ea.target);
         }
-        // A6: under coverage all, earlier ordinary stores are released to every later write.
-        if (op.coverage == Coverage::All && plain_store(ea) && eb.writes() && !eb.get_dest && in(S, p, ea.target) &&
+        // A6: under coverage all, earlier cached writes (ordinary stores, keep puts) are released to every later write.
+        if (op.coverage == Coverage::All && ea.cached_write() && eb.writes() && !eb.get_dest && in(S, p, ea.target) &&
             in(S, p, eb.target))
           edge(a, b);
       });
@@ -337,7 +343,7 @@ void Builder::edges_of(int ti, int oi) {
         scope_note(ti, oi, ea.target);
         return;
       }
-      edge(a, q); // A7 (A6 for ordinary stores under coverage all)
+      edge(a, q); // A7 (A6 for cached writes under coverage all)
       local_completion(a, ti, oi);
     });
     to_later(q, ti, oi, exec, S); // A7: nothing after a quiet starts before it returns
@@ -352,13 +358,13 @@ void Builder::edges_of(int ti, int oi) {
       scope_note(ti, oi, tgt);
       break;
     }
-    if (evs.size() == 2) edge(evs[0], sig); // A9: the signal follows this call's data
+    if (evs.size() == 2) edge(evs[0], sig); // A9: the signal follows this call's data (keep data only under all)
     earlier(ti, oi, [&](int a) {
       const Event& ea = g_.ev[a];
       // A10: a strong signal also follows every earlier covered write toward the same PE.
       if (op.signal == SignalStrength::Strong && fence_covers(ea, op.coverage) && ea.target == tgt) edge(a, sig);
-      // A6: coverage all releases earlier ordinary stores before the signal.
-      if (op.coverage == Coverage::All && plain_store(ea) && in(S, p, ea.target)) edge(a, sig);
+      // A6: coverage all releases earlier cached writes (ordinary stores, keep puts) before the signal.
+      if (op.coverage == Coverage::All && ea.cached_write() && in(S, p, ea.target)) edge(a, sig);
     });
     break;
   }
@@ -396,7 +402,7 @@ void Builder::edges_of(int ti, int oi) {
         scope_note(ti, oi, ea.target);
         return;
       }
-      edge(a, arrive); // A14: quiet part of barrier_all; A15: sync_all publishes ordinary stores (A6)
+      edge(a, arrive); // A14: quiet part of barrier_all; A15: sync_all publishes ordinary stores (A6), not keep puts
       if (op.kind == OpKind::BarrierAll) local_completion(a, ti, oi);
     });
     edge(arrive, depart);
@@ -405,7 +411,7 @@ void Builder::edges_of(int ti, int oi) {
     break;
   }
   default:
-    break; // A4: put, p, put_nbi, non-fetching AMOs: no order of their own
+    break; // A4: put, p, put_nbi (either data path), non-fetching AMOs: no order of their own
   }
 }
 

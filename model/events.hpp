@@ -48,7 +48,8 @@ struct Event {
   bool home = false;           // read performed at the location's home (comm read, synchronizing read)
   bool sync_read = false;      // wait/test/signal_wait: a scoped observer (A11)
   bool get_dest = false;       // get_nbi's write of its local destination
-  bool fenced = false;         // access of a put, AMO (fetching ones too) or signal: ordered by fence, strong signals
+  bool fenced = false;         // access of a bypass put, p, AMO (fetching ones too) or signal: ordered by any fence (A5)
+  bool keep = false;           // data write of a put issued with keep: a cached write, ordered only under coverage all
   Scope scope = Scope::System; // of a synchronizing read
   std::int64_t value = 0;      // Write/Init: the value written
   int value_from = -1;         // get_dest: copies the value read by this event
@@ -61,6 +62,9 @@ struct Event {
 
   bool reads() const { return kind == EvKind::Read || kind == EvKind::Rmw; }
   bool writes() const { return kind == EvKind::Write || kind == EvKind::Rmw || kind == EvKind::Init; }
+  /// A write whose data may sit in the writer's caches: an ordinary store or a keep put's data. Coverage `all` orders
+  /// and completes it (A5-A7, A10, A14); coverage `comm` does not.
+  bool cached_write() const { return kind == EvKind::Write && (plain || keep); }
   unsigned cat() const;
 };
 

@@ -228,12 +228,10 @@ std::string format_op(const LitmusTest& t, const Thread& th, const Op& op) {
   }
   switch (op.kind) {
   case OpKind::Put:
-  case OpKind::P:
   case OpKind::PutNbi:
   case OpKind::Get:
-  case OpKind::G:
   case OpKind::GetNbi:
-    s += std::string(" ") + name(op.path);
+    s += std::string(" ") + name(op.path); // p and g take no data path
     break;
   default:
     break;

@@ -16,10 +16,10 @@ namespace portshmem::model {
 /// Every call the model knows. The group forms of the API behave as the thread form issued once.
 enum class OpKind : std::uint8_t {
   Put,    // put x@1 = 1          (blocking put of one element)
-  P,      // p x@1 = 1
+  P,      // p x@1 = 1            (one coherent store: no data-path qualifier)
   PutNbi, // put_nbi x@1 = 1      (or: put x@1 = 1 nbi)
   Get,    // r = get x@1
-  G,      // r = g x@1
+  G,      // r = g x@1            (no data-path qualifier)
   GetNbi, // get_nbi d = x@1      (d: the caller's own copy of a symmetric location)
   AmoFetch,
   AmoSet,
@@ -55,7 +55,7 @@ enum class OpKind : std::uint8_t {
 // Qualifiers, spelled as the C++ tags of namespace portshmem::mm.
 enum class Coverage : std::uint8_t { All, Comm };              // mm::all (default) / mm::comm
 enum class Scope : std::uint8_t { Device, Node, System };      // mm::device / mm::node / mm::system (default)
-enum class DataPath : std::uint8_t { Keep, Bypass };           // mm::keep (default) / mm::bypass
+enum class DataPath : std::uint8_t { Keep, Bypass };           // put/get families: mm::keep / mm::bypass (default)
 enum class Strength : std::uint8_t { Acquire, Comm, Relaxed }; // waits: mm::acquire (default) / mm::comm / mm::relaxed
 enum class SignalStrength : std::uint8_t { Weak, Strong };     // put_signal: mm::weak (default) / mm::strong
 enum class SignalUpdate : std::uint8_t { Set, Add };           // SHMEM_SIGNAL_SET / SHMEM_SIGNAL_ADD
@@ -82,7 +82,7 @@ struct Op {
   int pe = -1;  // pe_quiet: the PE
   Coverage coverage = Coverage::All;
   Scope scope = Scope::System;
-  DataPath path = DataPath::Keep;
+  DataPath path = DataPath::Bypass; // put, put_nbi, put_signal, get, get_nbi; only keep on a put matters (cached write)
   Strength strength = Strength::Acquire;
   SignalStrength signal = SignalStrength::Weak;
 };

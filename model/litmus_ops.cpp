@@ -86,6 +86,9 @@ void Parser::qualifiers(Cur& c, Op& op, unsigned allowed, bool* nbi) const {
     } else {
       c.fail("unknown qualifier '" + w + "'");
     }
+    if (cls == kPath && (op.kind == OpKind::P || op.kind == OpKind::G))
+      c.fail(std::string(op_name(op.kind)) + " is a single coherent access and takes no data-path qualifier ('" + w +
+             "')");
     if (!(allowed & cls)) c.fail("qualifier '" + w + "' does not apply to " + op_name(op.kind));
     if (seen & cls) c.fail("conflicting or repeated qualifier '" + w + "'");
     seen |= cls;
@@ -190,14 +193,16 @@ Op Parser::op(const Line& l, Thread& th) {
     op.loc = loc(c, me);
     c.expect("=");
     op.value = c.number("the value to put");
-    qualifiers(c, op, kPath | (op.kind == OpKind::Put ? kNbi : 0u), &nbi);
+    // p: no qualifier; put: data path and nbi; put_nbi: data path.
+    qualifiers(c, op, op.kind == OpKind::P ? 0u : kPath | (op.kind == OpKind::Put ? kNbi : 0u), &nbi);
     if (nbi) op.kind = OpKind::PutNbi;
     break;
   case OpKind::Get:
   case OpKind::G:
     op.loc = loc(c, me);
     if (c.at("nbi")) c.fail("a non-blocking get writes a local location: use 'get_nbi d = x@PE'");
-    qualifiers(c, op, kPath);
+    // A get's data path concerns only its local destination stores: accepted, no effect in the model.
+    qualifiers(c, op, op.kind == OpKind::G ? 0u : kPath);
     break;
   case OpKind::GetNbi:
     op.loc2 = local_loc(c, me, "the destination of get_nbi");
@@ -245,6 +250,11 @@ Op Parser::op(const Line& l, Thread& th) {
     op.value2 = c.number("the signal value");
     qualifiers(c, op, kNbi | kSignal | kCoverage | kScope | kPath, &nbi);
     if (nbi) op.kind = OpKind::PutSignalNbi;
+    // A keep put is a cached write, which coverage comm does not order (A5): the signal could not cover its own data.
+    // The API refuses this combination at compile time.
+    if (op.path == DataPath::Keep && op.coverage == Coverage::Comm)
+      c.fail(std::string(op_name(op.kind)) +
+             " with keep data and coverage comm: the signal could not cover its own data (use bypass, or coverage all)");
     if (op.loc.pe != op.loc2.pe)
       c.fail("put_signal writes its data and its signal on one PE (" + test_.loc_name(op.loc) + " vs " +
              test_.loc_name(op.loc2) + ")");

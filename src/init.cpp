@@ -2,6 +2,7 @@
 // the device handle.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -48,6 +49,16 @@ portshmem_status_t build_device_handle(runtime& rt) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the %zu-byte peer table in device memory", table_bytes);
   }
   rt.device_peer_heaps = table;
+  // Where each PE runs, for the debug checks of device- and node-scoped calls.
+  const std::int32_t here = std::int32_t(rt.boot->node_of()[rt.boot->rank()]) * 65536 + std::max(0, rt.heap->device());
+  std::vector<std::int32_t> places(rt.boot->size());
+  if (auto s = rt.boot->allgather(&here, places.data(), sizeof here); s != PORTSHMEM_SUCCESS) return s;
+  std::int32_t* place_table = nullptr;
+  if (hipMalloc(&place_table, places.size() * sizeof here) != hipSuccess ||
+      hipMemcpy(place_table, places.data(), places.size() * sizeof here, hipMemcpyHostToDevice) != hipSuccess) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the PE placement table in device memory");
+  }
+  rt.device_pe_device = place_table;
   portshmem_device_error_t* record = nullptr;
   if (hipHostMalloc(&record, sizeof *record, 0) != hipSuccess) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not allocate the host-visible device error record");
@@ -60,6 +71,7 @@ portshmem_status_t build_device_handle(runtime& rt) {
   rt.ctx.heap_size = rt.cfg.heap_size;
   rt.ctx.peer_heaps = rt.device_peer_heaps;
   rt.ctx.error = rt.device_error;
+  rt.ctx.pe_device = rt.device_pe_device;
   rt.ctx.timeout_ns = rt.cfg.timeout_ns;
   return PORTSHMEM_SUCCESS;
 }
@@ -67,6 +79,8 @@ portshmem_status_t build_device_handle(runtime& rt) {
 void release_device_handle(runtime& rt) {
   if (rt.device_peer_heaps) hipFree(const_cast<char**>(rt.device_peer_heaps));
   if (rt.device_error) hipHostFree(rt.device_error);
+  if (rt.device_pe_device) hipFree(const_cast<std::int32_t*>(rt.device_pe_device));
+  rt.device_pe_device = nullptr;
   rt.device_peer_heaps = nullptr;
   rt.device_error = nullptr;
 }

@@ -21,6 +21,7 @@ struct runtime {
   std::vector<portshmem_transport_t> transports;  // per PE
   heap_allocator allocator{0};                    // offsets past the internal area
   char* const* device_peer_heaps = nullptr;       // the table in device memory
+  const std::int32_t* device_pe_device = nullptr; // where each PE runs, in device memory
   portshmem_device_error_t* device_error = nullptr;  // host-visible record device code writes
   portshmem_ctx_t ctx{};
   std::mutex mutex;  // host calls may come from several threads; collectives must still be made in one order

@@ -33,6 +33,8 @@ extern "C" const char* portshmem_status_string(portshmem_status_t status) {
     return "timed out";
   case PORTSHMEM_ERR_DEVICE:
     return "device-side error";
+  case PORTSHMEM_ERR_SCOPE:
+    return "scope qualifier too narrow for the PE";
   }
   // A value outside the enum (a cast from an int): still a string, so callers can print it unchecked.
   return "unknown status";

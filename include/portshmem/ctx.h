@@ -42,6 +42,7 @@ typedef struct portshmem_ctx {
   char* heap;                      /* this PE's symmetric heap */
   uint64_t heap_size;              /* bytes in every PE's heap */
   char* const* peer_heaps;         /* [n_pes]: each PE's heap as mapped here; NULL where no load/store path exists */
+  const int32_t* pe_device;        /* [n_pes]: where each PE runs, node * 65536 + GPU (host platform: node * 65536) */
   portshmem_device_error_t* error; /* host-visible error record */
   uint64_t timeout_ns;             /* bound on device waits; 0 = wait forever (PORTSHMEM_TIMEOUT) */
 } portshmem_ctx_t;

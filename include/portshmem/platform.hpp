@@ -48,3 +48,13 @@
 #else
 #define PORTSHMEM_PLATFORM_NAME "host"
 #endif
+
+// PORTSHMEM_DEBUG_CHECKS: device calls also check what costs a table lookup per call — that a device- or node-scoped
+// call names a PE its scope reaches. On by default in builds without NDEBUG; define it 0 or 1 to choose.
+#ifndef PORTSHMEM_DEBUG_CHECKS
+#ifdef NDEBUG
+#define PORTSHMEM_DEBUG_CHECKS 0
+#else
+#define PORTSHMEM_DEBUG_CHECKS 1
+#endif
+#endif

@@ -41,7 +41,11 @@ template <class Group, class R>
 PORTSHMEM_DEVICE void put_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
   if (n == 0) return;
   Group::sync();
-  if (char* remote = remote_range(c, dest, n, pe, PORTSHMEM_CALL_PUT, Group::rank() == 0)) {
+  const bool reporter = Group::rank() == 0;
+  char* remote = scope_reaches<R>(c, pe, PORTSHMEM_CALL_PUT, reporter)
+                     ? remote_range(c, dest, n, pe, PORTSHMEM_CALL_PUT, reporter)
+                     : nullptr;
+  if (remote) {
     copy_bytes<arch::cache::keep, R::cache, R::hw_scope>(remote, src, n, Group::rank(), Group::size());
   }
   group_end<Group>();
@@ -53,7 +57,11 @@ template <class Group, class R>
 PORTSHMEM_DEVICE void get_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
   if (n == 0) return;
   Group::sync();
-  if (const char* remote = remote_range(c, src, n, pe, PORTSHMEM_CALL_GET, Group::rank() == 0)) {
+  const bool reporter = Group::rank() == 0;
+  const char* remote = scope_reaches<R>(c, pe, PORTSHMEM_CALL_GET, reporter)
+                           ? remote_range(c, src, n, pe, PORTSHMEM_CALL_GET, reporter)
+                           : nullptr;
+  if (remote) {
     copy_bytes<arch::cache::bypass, R::cache, R::hw_scope>(dest, remote, n, Group::rank(), Group::size());
   }
   group_end<Group>();
@@ -124,6 +132,7 @@ template <class T, class... Q>
 PORTSHMEM_DEVICE void p(const ctx& c, T* dest, T value, int pe, Q...) {
   detail::check_rma_type<T>();
   using R = mm::resolve<mm::cat::scope, Q...>;
+  if (!detail::scope_reaches<R>(c, pe, PORTSHMEM_CALL_P)) return;
   if (T* remote = reinterpret_cast<T*>(detail::remote_range(c, dest, sizeof(T), pe, PORTSHMEM_CALL_P))) {
     detail::store_value<arch::order::relaxed, R::hw_scope>(remote, value);
   }
@@ -134,6 +143,7 @@ template <class T, class... Q>
 PORTSHMEM_DEVICE T g(const ctx& c, const T* src, int pe, Q...) {
   detail::check_rma_type<T>();
   using R = mm::resolve<mm::cat::scope, Q...>;
+  if (!detail::scope_reaches<R>(c, pe, PORTSHMEM_CALL_G)) return T{};
   if (const T* remote = reinterpret_cast<const T*>(detail::remote_range(c, src, sizeof(T), pe, PORTSHMEM_CALL_G))) {
     return detail::load_value<arch::order::relaxed, R::hw_scope>(remote);
   }

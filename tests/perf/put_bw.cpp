@@ -1,7 +1,8 @@
 // Put bandwidth, block form, against a plain copy kernel writing into the peer's IPC-mapped buffer, in one run.
 // PE 0 sends to PE 1 (the other PEs wait); each size is timed with events around the kernel, median of repeats.
 //   portshmem-run -np 2 ./put_bw [max_bytes]
-// Prints one row per size: bytes, put GB/s, copy GB/s, put/copy.
+// Prints one row per size: bytes, put GB/s with the bypass data path (the default) and with keep, copy GB/s, and
+// the ratio of the default put to the copy.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,10 +16,11 @@ namespace {
 constexpr int kRepeats = 9;
 
 /// Block b of the grid puts its contiguous share of the buffer with the block form, then completes it.
+template <class Path>
 PORTSHMEM_GLOBAL void put_kernel(portshmem::ctx c, char* dest, const char* src, std::size_t bytes, int pe) {
   const std::size_t b = portshmem::arch::block_rank(), blocks = portshmem::arch::grid_blocks();
   const std::size_t begin = bytes * b / blocks, end = bytes * (b + 1) / blocks;
-  portshmem::putmem_nbi_block(c, dest + begin, src + begin, end - begin, pe);
+  portshmem::putmem_nbi_block(c, dest + begin, src + begin, end - begin, pe, Path{});
   if (portshmem::arch::thread_rank() == 0) portshmem::quiet(c);
 }
 
@@ -88,16 +90,23 @@ int main(int argc, char** argv) {
     auto* peer = static_cast<portshmem::arch::vec16*>(portshmem_ptr(dest, 1));
     std::printf("# put_bw: PE 0 -> PE 1, %s platform, %u blocks x %u threads, median of %d\n", portshmem_platform(),
                 blocks, threads, kRepeats);
-    std::printf("%12s %12s %12s %8s\n", "bytes", "put_GB/s", "copy_GB/s", "put/copy");
+    std::printf("%12s %14s %12s %12s %8s\n", "bytes", "put_GB/s", "put_keep", "copy_GB/s", "put/copy");
     for (std::size_t bytes = std::size_t(1) << 20; bytes <= max_bytes; bytes *= 2) {
-      const double put_ms = median_ms([&] { portshmem::launch(put_kernel, dim3(blocks), dim3(threads), c, dest,
-                                                              static_cast<const char*>(src), bytes, 1); });
+      const double put_ms = median_ms([&] {
+        portshmem::launch(put_kernel<portshmem::mm::bypass_t>, dim3(blocks), dim3(threads), c, dest,
+                          static_cast<const char*>(src), bytes, 1);
+      });
+      const double keep_ms = median_ms([&] {
+        portshmem::launch(put_kernel<portshmem::mm::keep_t>, dim3(blocks), dim3(threads), c, dest,
+                          static_cast<const char*>(src), bytes, 1);
+      });
       const double copy_ms = median_ms([&] {
         portshmem::launch(copy_kernel, dim3(blocks), dim3(threads), peer,
                           reinterpret_cast<const portshmem::arch::vec16*>(src), bytes / 16);
       });
       const double put_gbs = double(bytes) / put_ms / 1e6, copy_gbs = double(bytes) / copy_ms / 1e6;
-      std::printf("%12zu %12.1f %12.1f %8.3f\n", bytes, put_gbs, copy_gbs, put_gbs / copy_gbs);
+      std::printf("%12zu %14.1f %12.1f %12.1f %8.3f\n", bytes, put_gbs, double(bytes) / keep_ms / 1e6, copy_gbs,
+                  put_gbs / copy_gbs);
     }
     std::fflush(stdout);
   }

@@ -5,6 +5,7 @@
 
 #include "portshmem/arch.hpp"
 #include "portshmem/ctx.h"
+#include "portshmem/memory_model.hpp"
 #include "portshmem/status.h"
 
 namespace portshmem {
@@ -46,6 +47,21 @@ PORTSHMEM_DEVICE char* remote_range(const ctx& c, const void* addr, std::size_t 
   if (bad == PORTSHMEM_SUCCESS) return c.peer_heaps[pe] + offset;
   if (reporter) record_error(c, bad, call, pe, addr, bytes);
   return nullptr;
+}
+
+/// Whether the call's scope (R, an mm::resolve) reaches pe. Checked only with PORTSHMEM_DEBUG_CHECKS: a device scope
+/// naming a PE on another GPU, or a node scope naming one on another node, is a broken promise by the caller (the
+/// lowering would be too weak), so it is recorded and the call skipped.
+template <class R>
+PORTSHMEM_DEVICE bool scope_reaches(const ctx& c, int pe, portshmem_call_id_t call, bool reporter = true) {
+  if constexpr (PORTSHMEM_DEBUG_CHECKS && R::scope_of != mm::scope_kind::system) {
+    if (pe < 0 || pe >= c.n_pes || !c.pe_device) return true;  // remote_range reports a bad PE
+    const std::int32_t mine = c.pe_device[c.my_pe], theirs = c.pe_device[pe];
+    const bool reaches = R::scope_of == mm::scope_kind::device ? mine == theirs : (mine >> 16) == (theirs >> 16);
+    if (!reaches && reporter) record_error(c, PORTSHMEM_ERR_SCOPE, call, pe, nullptr, 0);
+    return reaches;
+  }
+  return true;
 }
 
 /// This PE's own copy of a symmetric address, checked the same way (for waits on local symmetric variables).

@@ -11,7 +11,12 @@
 #include "portshmem/rma.hpp"
 #include "portshmem/sync.hpp"
 #include "portshmem/wait.hpp"
+#include "portshmem/amo.hpp"
+#include "portshmem/signal.hpp"
+#include "portshmem/wait_vector.hpp"
 #include "portshmem/compat/rma_names.hpp"
+#include "portshmem/compat/amo_names.hpp"
+#include "portshmem/compat/signal_names.hpp"
 
 namespace portshmem {
 

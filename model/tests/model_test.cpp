@@ -140,6 +140,58 @@ TEST(Model, WaitStrengths) {
       allowed(kXF, "P0:\n  r0 = g x@1\n  quiet\n  p f@1 = 1\nP1:\n  wait f == 1 relaxed\n  p x@1 = 1\n", "P0:r0 == 1"));
 }
 
+// A keep put is, for coverage, an ordinary store: every call with coverage comm leaves it out, coverage all orders and
+// completes it. Bypass (the default), p, AMOs and signals are covered by comm.
+TEST(Model, KeepPutsAreCoveredOnlyByAll) {
+  auto stale = [](const std::string& put, const std::string& sep, const std::string& flag = "p f@1 = 1") {
+    return allowed("locations x f y\n", "P0:\n  " + put + "\n" + sep + "  " + flag + "\nP1:\n  wait f == 1 comm\n  r0 = g x@1\n",
+                   "P1:r0 == 0");
+  };
+  for (const std::string put : {"put x@1 = 1 keep", "put_nbi x@1 = 1 keep"}) {
+    SCOPED_TRACE(put);
+    EXPECT_TRUE(stale(put, "  fence comm\n"));
+    EXPECT_FALSE(stale(put, "  fence all\n"));
+    EXPECT_FALSE(stale(put, "  fence\n")); // coverage all is the default
+    EXPECT_TRUE(stale(put, "  quiet comm\n"));
+    EXPECT_FALSE(stale(put, "  quiet all\n"));
+    EXPECT_TRUE(stale(put, "  pe_quiet 1 comm\n"));
+    EXPECT_FALSE(stale(put, "  pe_quiet 1\n"));
+    EXPECT_TRUE(stale(put, "", "put_signal y@1 = 1, f@1 set 1 strong comm"));
+    EXPECT_FALSE(stale(put, "", "put_signal y@1 = 1, f@1 set 1 strong all"));
+    // Under all a signal_op publishes cached writes (A6), keep puts as ordinary stores; under comm it does not.
+    EXPECT_TRUE(stale(put, "", "signal_op f@1 set 1 comm"));
+    EXPECT_FALSE(stale(put, "", "signal_op f@1 set 1 all"));
+  }
+  // Bypass puts (the default) and p are ordered by a comm fence and completed by a comm quiet.
+  for (const std::string put : {"put x@1 = 1", "put x@1 = 1 bypass", "put_nbi x@1 = 1", "p x@1 = 1"}) {
+    SCOPED_TRACE(put);
+    EXPECT_FALSE(stale(put, "  fence comm\n"));
+    EXPECT_FALSE(stale(put, "  quiet comm\n"));
+  }
+  // Like ordinary stores under all, keep puts are published before every later write, whatever its target (A6).
+  EXPECT_FALSE(allowed("locations x f\n",
+                       "P0:\n  put x@1 = 1 keep\n  fence\n  p f@2 = 1\nP2:\n  wait f == 1\n  r0 = g x@1\n",
+                       "P2:r0 == 0"));
+  EXPECT_TRUE(allowed("locations x f\n",
+                      "P0:\n  put x@1 = 1\n  fence\n  p f@2 = 1\nP2:\n  wait f == 1\n  r0 = g x@1\n", "P2:r0 == 0"));
+  // barrier_all: comm leaves keep puts out, all completes them; sync_all completes no put, keep or bypass.
+  auto barrier = [](const std::string& put, const std::string& b) {
+    return allowed("locations x\n",
+                   "P0:\n  " + put + "\n  " + b + "\nP1:\n  " + b + "\n  r0 = g x@1\n", "P1:r0 == 0");
+  };
+  EXPECT_TRUE(barrier("put x@1 = 1 keep", "barrier_all comm"));
+  EXPECT_FALSE(barrier("put x@1 = 1 keep", "barrier_all"));
+  EXPECT_FALSE(barrier("put x@1 = 1", "barrier_all comm"));
+  EXPECT_TRUE(barrier("put x@1 = 1 keep", "sync_all"));
+  EXPECT_TRUE(barrier("put x@1 = 1", "sync_all"));
+  // A get's data path has no effect: keep and bypass gets return the same values.
+  for (const char* path : {"keep", "bypass"}) {
+    EXPECT_FALSE(allowed(kXF, std::string("P0:\n  put x@1 = 1\n  fence\n  p f@1 = 1\nP1:\n  wait f == 1 comm\n"
+                                          "  r0 = get x@1 ") + path + "\n",
+                         "P1:r0 == 0"));
+  }
+}
+
 TEST(Model, WaitThatNeverReturnsHasNoExecution) {
   ModelResult r = run_model(make(kXF, "P0:\n  p f@1 = 1\nP1:\n  wait f == 2\n", "true"));
   EXPECT_TRUE(r.outcomes.empty());

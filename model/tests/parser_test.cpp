@@ -155,6 +155,37 @@ expect allowed
   EXPECT_EQ(format_op(t, t.threads[0], a[0]), "put_signal_nbi x@1 = 1, s@1 add 2 strong comm device bypass");
 }
 
+// Data path: bypass by default on the put and get families; keep with coverage all (or bypass with comm) is a valid
+// put_signal; p and g take no data path (keep + comm on put_signal and a path on p/g are in the error cases).
+TEST(Parser, DataPath) {
+  LitmusTest t = parse_litmus(with_ops("",
+                                       "  put x@1 = 1\n  put x@1 = 1 keep\n  put x@1 = 1 nbi keep\n  p x@1 = 1\n"
+                                       "  put_signal x@1 = 1, s@1 set 1 keep all\n"
+                                       "  put_signal x@1 = 1, s@1 set 1 comm bypass\n"
+                                       "  put_signal x@1 = 1, s@1 set 1 keep\n  r0 = g x@1\n  r1 = get x@1 keep\n"
+                                       "  get_nbi f = x@1"),
+                              "t.litmus");
+  const auto& a = t.threads[0].ops;
+  ASSERT_EQ(a.size(), 10u);
+  EXPECT_EQ(a[0].path, DataPath::Bypass);
+  EXPECT_EQ(a[1].path, DataPath::Keep);
+  EXPECT_EQ(a[2].kind, OpKind::PutNbi);
+  EXPECT_EQ(a[2].path, DataPath::Keep);
+  EXPECT_EQ(a[3].path, DataPath::Bypass);
+  EXPECT_EQ(a[4].path, DataPath::Keep);
+  EXPECT_EQ(a[4].coverage, Coverage::All);
+  EXPECT_EQ(a[5].path, DataPath::Bypass);
+  EXPECT_EQ(a[5].coverage, Coverage::Comm);
+  EXPECT_EQ(a[6].coverage, Coverage::All); // keep alone: coverage all by default, accepted
+  EXPECT_EQ(a[7].path, DataPath::Bypass);
+  EXPECT_EQ(a[8].path, DataPath::Keep);
+  EXPECT_EQ(a[9].path, DataPath::Bypass);
+  EXPECT_EQ(format_op(t, t.threads[0], a[0]), "put x@1 = 1 bypass");
+  EXPECT_EQ(format_op(t, t.threads[0], a[3]), "p x@1 = 1");
+  EXPECT_EQ(format_op(t, t.threads[0], a[7]), "r0 = g x@1");
+  EXPECT_EQ(format_op(t, t.threads[0], a[4]), "put_signal x@1 = 1, s@1 set 1 weak all system keep");
+}
+
 TEST(Parser, ThreadsAreOrderedByPe) {
   LitmusTest t = parse_litmus("name T\nlocations x\nP1:\n r0 = load x\nP0:\n store x@1 = 1\nexists P1:r0 == 1\n"
                               "expect allowed\n");
@@ -185,6 +216,12 @@ TEST(Parser, ErrorsNameTheLineAndTheProblem) {
       {with_ops("", "  put x@1 1"), 4, "expected '='"},
       {with_ops("", "  wait f = 1"), 4, "expected a comparison"},
       {with_ops("", "  put_signal x@1 = 1, s@0 set 1"), 4, "one PE"},
+      {with_ops("", "  put_signal x@1 = 1, s@1 set 1 keep comm"), 4, "keep data and coverage comm"},
+      {with_ops("", "  put_signal x@1 = 1, s@1 add 1 comm strong keep nbi"), 4, "signal could not cover its own data"},
+      {with_ops("", "  p x@1 = 1 bypass"), 4, "p is a single coherent access and takes no data-path qualifier"},
+      {with_ops("", "  p x@1 = 1 keep"), 4, "takes no data-path qualifier ('keep')"},
+      {with_ops("", "  r0 = g x@1 keep"), 4, "g is a single coherent access and takes no data-path qualifier"},
+      {with_ops("", "  put x@1 = 1 keep bypass"), 4, "conflicting or repeated qualifier 'bypass'"},
       {with_ops("", "  signal_op s@1 mul 1"), 4, "expected 'set' or 'add'"},
       {with_ops("nodes 0 | 1\n", "  store x@1 = 1"), 5, "another node"},
       {with_ops("devices 0 1\nnodes 0 | 1\n", "  fence"), 2, "share a device but not a node"},

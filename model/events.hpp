@@ -48,8 +48,8 @@ struct Event {
   bool home = false;           // read performed at the location's home (comm read, synchronizing read)
   bool sync_read = false;      // wait/test/signal_wait: a scoped observer (A11)
   bool get_dest = false;       // get_nbi's write of its local destination
-  bool fenced = false;         // access of a bypass put, p, AMO (fetching ones too) or signal: ordered by any fence (A5)
-  bool keep = false;           // data write of a put issued with keep: a cached write, ordered only under coverage all
+  bool fenced = false;         // access of a bypass put, p, AMO (fetching ones too) or signal: any fence orders it
+  bool keep = false;           // data write of a keep put: a cached write, ordered only under coverage all
   Scope scope = Scope::System; // of a synchronizing read
   std::int64_t value = 0;      // Write/Init: the value written
   int value_from = -1;         // get_dest: copies the value read by this event

@@ -253,8 +253,9 @@ Op Parser::op(const Line& l, Thread& th) {
     // A keep put is a cached write, which coverage comm does not order (A5): the signal could not cover its own data.
     // The API refuses this combination at compile time.
     if (op.path == DataPath::Keep && op.coverage == Coverage::Comm)
-      c.fail(std::string(op_name(op.kind)) +
-             " with keep data and coverage comm: the signal could not cover its own data (use bypass, or coverage all)");
+      c.fail(
+          std::string(op_name(op.kind)) +
+          " with keep data and coverage comm: the signal could not cover its own data (use bypass, or coverage all)");
     if (op.loc.pe != op.loc2.pe)
       c.fail("put_signal writes its data and its signal on one PE (" + test_.loc_name(op.loc) + " vs " +
              test_.loc_name(op.loc2) + ")");

@@ -144,7 +144,8 @@ TEST(Model, WaitStrengths) {
 // completes it. Bypass (the default), p, AMOs and signals are covered by comm.
 TEST(Model, KeepPutsAreCoveredOnlyByAll) {
   auto stale = [](const std::string& put, const std::string& sep, const std::string& flag = "p f@1 = 1") {
-    return allowed("locations x f y\n", "P0:\n  " + put + "\n" + sep + "  " + flag + "\nP1:\n  wait f == 1 comm\n  r0 = g x@1\n",
+    return allowed("locations x f y\n",
+                   "P0:\n  " + put + "\n" + sep + "  " + flag + "\nP1:\n  wait f == 1 comm\n  r0 = g x@1\n",
                    "P1:r0 == 0");
   };
   for (const std::string put : {"put x@1 = 1 keep", "put_nbi x@1 = 1 keep"}) {
@@ -172,12 +173,11 @@ TEST(Model, KeepPutsAreCoveredOnlyByAll) {
   EXPECT_FALSE(allowed("locations x f\n",
                        "P0:\n  put x@1 = 1 keep\n  fence\n  p f@2 = 1\nP2:\n  wait f == 1\n  r0 = g x@1\n",
                        "P2:r0 == 0"));
-  EXPECT_TRUE(allowed("locations x f\n",
-                      "P0:\n  put x@1 = 1\n  fence\n  p f@2 = 1\nP2:\n  wait f == 1\n  r0 = g x@1\n", "P2:r0 == 0"));
+  EXPECT_TRUE(allowed("locations x f\n", "P0:\n  put x@1 = 1\n  fence\n  p f@2 = 1\nP2:\n  wait f == 1\n  r0 = g x@1\n",
+                      "P2:r0 == 0"));
   // barrier_all: comm leaves keep puts out, all completes them; sync_all completes no put, keep or bypass.
   auto barrier = [](const std::string& put, const std::string& b) {
-    return allowed("locations x\n",
-                   "P0:\n  " + put + "\n  " + b + "\nP1:\n  " + b + "\n  r0 = g x@1\n", "P1:r0 == 0");
+    return allowed("locations x\n", "P0:\n  " + put + "\n  " + b + "\nP1:\n  " + b + "\n  r0 = g x@1\n", "P1:r0 == 0");
   };
   EXPECT_TRUE(barrier("put x@1 = 1 keep", "barrier_all comm"));
   EXPECT_FALSE(barrier("put x@1 = 1 keep", "barrier_all"));
@@ -186,8 +186,10 @@ TEST(Model, KeepPutsAreCoveredOnlyByAll) {
   EXPECT_TRUE(barrier("put x@1 = 1", "sync_all"));
   // A get's data path has no effect: keep and bypass gets return the same values.
   for (const char* path : {"keep", "bypass"}) {
-    EXPECT_FALSE(allowed(kXF, std::string("P0:\n  put x@1 = 1\n  fence\n  p f@1 = 1\nP1:\n  wait f == 1 comm\n"
-                                          "  r0 = get x@1 ") + path + "\n",
+    EXPECT_FALSE(allowed(kXF,
+                         std::string("P0:\n  put x@1 = 1\n  fence\n  p f@1 = 1\nP1:\n  wait f == 1 comm\n"
+                                     "  r0 = get x@1 ") +
+                             path + "\n",
                          "P1:r0 == 0"));
   }
 }

@@ -158,12 +158,11 @@ expect allowed
 // Data path: bypass by default on the put and get families; keep with coverage all (or bypass with comm) is a valid
 // put_signal; p and g take no data path (keep + comm on put_signal and a path on p/g are in the error cases).
 TEST(Parser, DataPath) {
-  LitmusTest t = parse_litmus(with_ops("",
-                                       "  put x@1 = 1\n  put x@1 = 1 keep\n  put x@1 = 1 nbi keep\n  p x@1 = 1\n"
-                                       "  put_signal x@1 = 1, s@1 set 1 keep all\n"
-                                       "  put_signal x@1 = 1, s@1 set 1 comm bypass\n"
-                                       "  put_signal x@1 = 1, s@1 set 1 keep\n  r0 = g x@1\n  r1 = get x@1 keep\n"
-                                       "  get_nbi f = x@1"),
+  LitmusTest t = parse_litmus(with_ops("", "  put x@1 = 1\n  put x@1 = 1 keep\n  put x@1 = 1 nbi keep\n  p x@1 = 1\n"
+                                           "  put_signal x@1 = 1, s@1 set 1 keep all\n"
+                                           "  put_signal x@1 = 1, s@1 set 1 comm bypass\n"
+                                           "  put_signal x@1 = 1, s@1 set 1 keep\n  r0 = g x@1\n  r1 = get x@1 keep\n"
+                                           "  get_nbi f = x@1"),
                               "t.litmus");
   const auto& a = t.threads[0].ops;
   ASSERT_EQ(a.size(), 10u);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the GPU platforms on a machine without GPUs: nvidia (nvcc, sm_90) and amd (clang-19 with Debian's HIP
-# headers, gfx90a and gfx942) — library, tests, examples and benchmarks — then runs the ISA checks. A missing
-# toolchain is an error, never a silent skip.
+# headers, gfx90a and gfx942) — library, tests, examples and benchmarks — then runs the ISA checks, which also fail
+# when docs/lowering.md or the cost table in docs/performance.md is stale. A missing toolchain is an error, never a
+# silent skip (the ISA scripts exit 77 for that, which fails this script too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --amd
@@ -17,5 +18,6 @@ cmake -S . -B build-amd -G Ninja -DPORTSHMEM_PLATFORM=amd -DCMAKE_C_COMPILER=cla
   -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
 cmake --build build-amd
 
-echo "== ISA checks"
+echo "== ISA checks: arch primitives, then every call x qualifier (and docs/lowering.md is current)"
 tests/isa/check_arch.sh .
+tests/isa/check_api.sh . --check

@@ -5,8 +5,9 @@
 // Kernel names follow one convention the checker parses: <call>__<qualifier>_<qualifier>... (qualifier words are the
 // mm:: tag names, plus set/add for signal ops and "default" for a call with none). A probe marks the call(s) under
 // test with REGION_BEGIN / REGION_END (inline-asm comments with a memory clobber: compiler barriers that emit no
-// instruction); the checker counts and prints the instructions between the markers, the rest of the kernel is the
-// context that makes the call meaningful (e.g. bypass puts before a fence, a flag p after it).
+// instruction); the checker takes the instructions reachable from the begin marker without passing the end marker
+// (control flow, not text order: the compiler lays blocks out as it likes). The rest of the kernel is the context that
+// makes the call meaningful (e.g. a bypass put before a fence, a flag p after it).
 //
 // Every probe clears its copy of ctx::error first. The argument checks stay (remote_range, is_local_symmetric), but
 // record_error's body — a cold path taken only by a bad call, which ends in fence<release, system>, i.e. a
@@ -42,9 +43,9 @@ using u64 = std::uint64_t;
 #define REGION_END API_PROBE_MARK("end")
 #define NO_ERROR_RECORD c.error = nullptr
 
-// ---- fence / quiet / pe_quiet: bypass puts before, a flag p after ---------------------------------------------------
+// ---- fence / quiet / pe_quiet: a bypass put before (4 ints: a small copy), a flag p after ---------------------------
 #define ORDERING_PROBE(CALL, NAME, ...)                                                                                \
-  PROBE CALL##__##NAME(ps::ctx c, int* d, const int* s, int* f, int pe) {                            \
+  PROBE CALL##__##NAME(ps::ctx c, int* d, const int* s, int* f, int pe) {                                              \
     NO_ERROR_RECORD;                                                                                                   \
     ps::put(c, d, s, 4, pe);                                                                                           \
     REGION_BEGIN;                                                                                                      \
@@ -82,7 +83,7 @@ PROBE pe_quiet__all_system(ps::ctx c, int* d, const int* s, int* f, const int* p
 
 // ---- puts: data path x scope, thread and block forms, blocking and nbi ----------------------------------------------
 #define PUT_PROBE(CALL, T, NAME, ...)                                                                                  \
-  PROBE CALL##__##NAME(ps::ctx c, T* d, const T* s, std::size_t n, int pe) {                                          \
+  PROBE CALL##__##NAME(ps::ctx c, T* d, const T* s, std::size_t n, int pe) {                                           \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
     ps::CALL(c, d, s, n, pe, ##__VA_ARGS__);                                                                           \
@@ -96,17 +97,20 @@ PROBE pe_quiet__all_system(ps::ctx c, int* d, const int* s, int* f, const int* p
   PUT_PROBE(CALL, T, keep_system, mm::keep, mm::system)
 PUT_PROBES(put, int)
 PUT_PROBES(putmem_block, void)
-PUT_PROBES(putmem_nbi_block, void)
+// nbi: on load/store transports the same copy as the blocking form (what differs is what the caller may assume).
+PUT_PROBE(putmem_nbi_block, void, default)
+PUT_PROBE(putmem_nbi_block, void, bypass_system, mm::bypass, mm::system)
+PUT_PROBE(putmem_nbi_block, void, keep_system, mm::keep, mm::system)
 // get: the loads always bypass; the data path is that of the local stores into dest.
 PUT_PROBE(get, int, bypass_system, mm::bypass, mm::system)
 PUT_PROBE(get, int, keep_system, mm::keep, mm::system)
 
 // ---- the publish pattern: put; fence; p ----------------------------------------------------------------------------
 #define PUBLISH_PROBE(NAME, PATH, COVER)                                                                               \
-  PROBE publish__##NAME(ps::ctx c, int* d, const int* s, std::size_t n, int* f, int pe) {                             \
+  PROBE publish__##NAME(ps::ctx c, int* d, const int* s, int* f, int pe) {                                             \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
-    ps::put(c, d, s, n, pe, PATH);                                                                                     \
+    ps::put(c, d, s, 4, pe, PATH);                                                                                     \
     ps::fence(c, COVER);                                                                                               \
     ps::p(c, f, 1, pe);                                                                                                \
     REGION_END;                                                                                                        \
@@ -118,7 +122,7 @@ PUBLISH_PROBE(keep_all, mm::keep, mm::all)
 
 // ---- block put completed by quiet ----------------------------------------------------------------------------------
 #define BLOCK_QUIET_PROBE(NAME, ...)                                                                                   \
-  PROBE putmem_block_quiet__##NAME(ps::ctx c, char* d, const char* s, std::size_t n, int* f, int pe) {                \
+  PROBE putmem_block_quiet__##NAME(ps::ctx c, char* d, const char* s, std::size_t n, int* f, int pe) {                 \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
     ps::putmem_block(c, d, s, n, pe);                                                                                  \
@@ -131,7 +135,7 @@ BLOCK_QUIET_PROBE(all_system, mm::all, mm::system)
 
 // ---- waits: acquire strength x scope, followed by a comm read (g: a bypass load) ------------------------------------
 #define WAIT_PROBE(NAME, ...)                                                                                          \
-  PROBE wait_until__##NAME(ps::ctx c, int* f, const int* s, int* out, int pe) {                                       \
+  PROBE wait_until__##NAME(ps::ctx c, int* f, const int* s, int* out, int pe) {                                        \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
     ps::wait_until(c, f, ps::cmp::eq, 1, ##__VA_ARGS__);                                                               \
@@ -147,7 +151,7 @@ WAIT_PROBE(relaxed_device, mm::relaxed, mm::device)
 WAIT_PROBE(relaxed_system, mm::relaxed, mm::system)
 
 #define TEST_PROBE(NAME, ...)                                                                                          \
-  PROBE test__##NAME(ps::ctx c, int* f, const int* s, int* out, int pe) {                                             \
+  PROBE test__##NAME(ps::ctx c, int* f, const int* s, int* out, int pe) {                                              \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
     const bool ok = ps::test(c, f, ps::cmp::eq, 1, ##__VA_ARGS__);                                                     \
@@ -160,7 +164,7 @@ TEST_PROBE(relaxed_system, mm::relaxed, mm::system)
 
 // ---- barriers ------------------------------------------------------------------------------------------------------
 #define BARRIER_PROBE(CALL, NAME, ...)                                                                                 \
-  PROBE CALL##__##NAME(ps::ctx c) {                                                                                   \
+  PROBE CALL##__##NAME(ps::ctx c) {                                                                                    \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
     ps::CALL(c, ##__VA_ARGS__);                                                                                        \
@@ -175,13 +179,13 @@ BARRIER_PROBE(sync_all_block, device, mm::device)
 
 // ---- p / g x scope -------------------------------------------------------------------------------------------------
 #define PG_PROBE(NAME, ...)                                                                                            \
-  PROBE p__##NAME(ps::ctx c, int* d, int v, int pe) {                                                                 \
+  PROBE p__##NAME(ps::ctx c, int* d, int v, int pe) {                                                                  \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
     ps::p(c, d, v, pe, ##__VA_ARGS__);                                                                                 \
     REGION_END;                                                                                                        \
-  }                                                                                                                   \
-  PROBE g__##NAME(ps::ctx c, const int* s, int* out, int pe) {                                                        \
+  }                                                                                                                    \
+  PROBE g__##NAME(ps::ctx c, const int* s, int* out, int pe) {                                                         \
     NO_ERROR_RECORD;                                                                                                   \
     REGION_BEGIN;                                                                                                      \
     const int r = ps::g(c, s, pe, ##__VA_ARGS__);                                                                      \
@@ -194,10 +198,129 @@ PG_PROBE(node, mm::node)
 PG_PROBE(system, mm::system)
 
 // ---- the cold error path, kept once (see the top of the file) -------------------------------------------------------
-PROBE error_path__put(ps::ctx c, int* d, const int* s, std::size_t n, int pe) {
+PROBE error_path__put(ps::ctx c, int* d, const int* s, int pe) {
   REGION_BEGIN;
-  ps::put(c, d, s, n, pe);
+  ps::put(c, d, s, 4, pe);
   REGION_END;
 }
 
-// @@optional
+// ---- AMOs x scope --------------------------------------------------------------------------------------------------
+#ifdef API_PROBE_HAVE_AMO
+#define AMO_PROBES(NAME, ...)                                                                                          \
+  PROBE atomic_fetch_add__##NAME(ps::ctx c, u64* d, u64 v, u64* out, int pe) {                                         \
+    NO_ERROR_RECORD;                                                                                                   \
+    REGION_BEGIN;                                                                                                      \
+    const u64 r = ps::atomic_fetch_add(c, d, v, pe, ##__VA_ARGS__);                                                    \
+    REGION_END;                                                                                                        \
+    out[0] = r;                                                                                                        \
+  }                                                                                                                    \
+  PROBE atomic_compare_swap__##NAME(ps::ctx c, u64* d, u64 e, u64 v, u64* out, int pe) {                               \
+    NO_ERROR_RECORD;                                                                                                   \
+    REGION_BEGIN;                                                                                                      \
+    const u64 r = ps::atomic_compare_swap(c, d, e, v, pe, ##__VA_ARGS__);                                              \
+    REGION_END;                                                                                                        \
+    out[0] = r;                                                                                                        \
+  }                                                                                                                    \
+  PROBE atomic_set__##NAME(ps::ctx c, u64* d, u64 v, int pe) {                                                         \
+    NO_ERROR_RECORD;                                                                                                   \
+    REGION_BEGIN;                                                                                                      \
+    ps::atomic_set(c, d, v, pe, ##__VA_ARGS__);                                                                        \
+    REGION_END;                                                                                                        \
+  }
+AMO_PROBES(default)
+AMO_PROBES(device, mm::device)
+AMO_PROBES(node, mm::node)
+AMO_PROBES(system, mm::system)
+PROBE atomic_add__system(ps::ctx c, u64* d, u64 v, int pe) {
+  NO_ERROR_RECORD;
+  REGION_BEGIN;
+  ps::atomic_add(c, d, v, pe, mm::system);
+  REGION_END;
+}
+PROBE atomic_fetch__system(ps::ctx c, const u64* s, u64* out, int pe) {
+  NO_ERROR_RECORD;
+  REGION_BEGIN;
+  const u64 r = ps::atomic_fetch(c, s, pe, mm::system);
+  REGION_END;
+  out[0] = r;
+}
+#endif
+
+// ---- signals: put_signal strength x coverage x update, signal_op, signal_wait_until --------------------------------
+#ifdef API_PROBE_HAVE_SIGNAL
+#define PUT_SIGNAL_PROBE(CALL, NAME, OP, ...)                                                                          \
+  PROBE CALL##__##NAME(ps::ctx c, int* d, const int* s, u64* sig, int pe) {                                            \
+    NO_ERROR_RECORD;                                                                                                   \
+    REGION_BEGIN;                                                                                                      \
+    ps::CALL(c, d, s, 4, sig, u64{1}, ps::OP, pe, ##__VA_ARGS__);                                                      \
+    REGION_END;                                                                                                        \
+  }
+#define PUT_SIGNAL_PROBES(CALL, OPNAME, OP)                                                                            \
+  PUT_SIGNAL_PROBE(CALL, weak_all_##OPNAME, OP, mm::weak, mm::all)                                                     \
+  PUT_SIGNAL_PROBE(CALL, weak_comm_##OPNAME, OP, mm::weak, mm::comm)                                                   \
+  PUT_SIGNAL_PROBE(CALL, strong_all_##OPNAME, OP, mm::strong, mm::all)                                                 \
+  PUT_SIGNAL_PROBE(CALL, strong_comm_##OPNAME, OP, mm::strong, mm::comm)
+PUT_SIGNAL_PROBES(put_signal, set, signal_set)
+PUT_SIGNAL_PROBES(put_signal, add, signal_add)
+PUT_SIGNAL_PROBE(put_signal, default_set, signal_set)
+PUT_SIGNAL_PROBE(put_signal, weak_comm_set_device, signal_set, mm::weak, mm::comm, mm::device)
+PUT_SIGNAL_PROBE(put_signal, weak_all_set_keep, signal_set, mm::weak, mm::all, mm::keep)
+PUT_SIGNAL_PROBE(put_signal_nbi, weak_comm_add, signal_add, mm::weak, mm::comm)
+PUT_SIGNAL_PROBE(put_signal_nbi, strong_comm_add, signal_add, mm::strong, mm::comm)
+PUT_SIGNAL_PROBE(put_signal_block, weak_comm_set, signal_set, mm::weak, mm::comm)
+PUT_SIGNAL_PROBE(put_signal_block, weak_all_set, signal_set, mm::weak, mm::all)
+
+#define SIGNAL_OP_PROBE(NAME, OP, ...)                                                                                 \
+  PROBE signal_op__##NAME(ps::ctx c, u64* sig, u64 v, int pe) {                                                        \
+    NO_ERROR_RECORD;                                                                                                   \
+    REGION_BEGIN;                                                                                                      \
+    ps::signal_op(c, sig, v, ps::OP, pe, ##__VA_ARGS__);                                                               \
+    REGION_END;                                                                                                        \
+  }
+SIGNAL_OP_PROBE(all_set, signal_set, mm::all)
+SIGNAL_OP_PROBE(all_add, signal_add, mm::all)
+SIGNAL_OP_PROBE(comm_set, signal_set, mm::comm)
+SIGNAL_OP_PROBE(comm_add, signal_add, mm::comm)
+SIGNAL_OP_PROBE(comm_add_device, signal_add, mm::comm, mm::device)
+
+#define SIGNAL_WAIT_PROBE(NAME, ...)                                                                                   \
+  PROBE signal_wait_until__##NAME(ps::ctx c, u64* sig, const int* s, int* out, int pe) {                               \
+    NO_ERROR_RECORD;                                                                                                   \
+    REGION_BEGIN;                                                                                                      \
+    const u64 seen = ps::signal_wait_until(c, sig, ps::cmp::ge, u64{1}, ##__VA_ARGS__);                                \
+    REGION_END;                                                                                                        \
+    out[0] = ps::g(c, s, pe) + int(seen);                                                                              \
+  }
+SIGNAL_WAIT_PROBE(default)
+SIGNAL_WAIT_PROBE(acquire_device, mm::acquire, mm::device)
+SIGNAL_WAIT_PROBE(acquire_system, mm::acquire, mm::system)
+SIGNAL_WAIT_PROBE(comm_system, mm::comm, mm::system)
+SIGNAL_WAIT_PROBE(relaxed_system, mm::relaxed, mm::system)
+#endif
+
+// ---- waits on arrays -----------------------------------------------------------------------------------------------
+#ifdef API_PROBE_HAVE_WAIT_VECTOR
+#define WAIT_VECTOR_PROBE(CALL, NAME, ...)                                                                             \
+  PROBE CALL##__##NAME(ps::ctx c, int* f, std::size_t n, const int* status, const int* s, int* out, int pe) {          \
+    NO_ERROR_RECORD;                                                                                                   \
+    REGION_BEGIN;                                                                                                      \
+    ps::CALL(c, f, n, status, ps::cmp::eq, 1, ##__VA_ARGS__);                                                          \
+    REGION_END;                                                                                                        \
+    out[0] = ps::g(c, s, pe);                                                                                          \
+  }
+WAIT_VECTOR_PROBE(wait_until_all, acquire_system, mm::acquire, mm::system)
+WAIT_VECTOR_PROBE(wait_until_all, comm_system, mm::comm, mm::system)
+WAIT_VECTOR_PROBE(wait_until_all, relaxed_system, mm::relaxed, mm::system)
+WAIT_VECTOR_PROBE(wait_until_any, acquire_device, mm::acquire, mm::device)
+WAIT_VECTOR_PROBE(wait_until_any, comm_system, mm::comm, mm::system)
+WAIT_VECTOR_PROBE(test_any, acquire_system, mm::acquire, mm::system)
+WAIT_VECTOR_PROBE(test_any, relaxed_system, mm::relaxed, mm::system)
+PROBE wait_until_some__comm_system(ps::ctx c, int* f, std::size_t n, std::size_t* idx, const int* status, const int* s,
+                                   int* out, int pe) {
+  NO_ERROR_RECORD;
+  REGION_BEGIN;
+  const std::size_t k = ps::wait_until_some(c, f, n, idx, status, ps::cmp::eq, 1, mm::comm, mm::system);
+  REGION_END;
+  out[0] = ps::g(c, s, pe) + int(k);
+}
+#endif

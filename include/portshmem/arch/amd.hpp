@@ -129,14 +129,41 @@ PORTSHMEM_DEVICE void fence() {
     detail::compiler_barrier();
   } else if constexpr (O == order::acquire) {
     PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQUIRE, S)
-  } else if constexpr (O == order::release) {
-    PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_RELEASE, S)
-  } else if constexpr (O == order::acq_rel) {
-    PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQ_REL, S)
   } else {
-    PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_SEQ_CST, S)
+    if constexpr (O == order::release) {
+      PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_RELEASE, S)
+    } else if constexpr (O == order::acq_rel) {
+      PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQ_REL, S)
+    } else {
+      PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_SEQ_CST, S)
+    }
+    // clang-19 may drop the s_waitcnt that must follow buffer_wbl2 when no other access is outstanding (fixed in
+    // later LLVM); without it a following store can become visible before the write-back completes. An explicit
+    // wait is never removed, and is free when the compiler kept its own (tests/isa/check_api.sh checks the order).
+    if constexpr (S == scope::device || S == scope::system) {
+      detail::compiler_barrier();
+      __builtin_amdgcn_s_waitcnt(detail::kWaitVmLgkm);
+      detail::compiler_barrier();
+    }
   }
 }
+
+namespace detail {
+// Releasing atomics at device/system scope are split into fence<release> + the atomic with only its acquire part,
+// so they get the fence's explicit wait after the write-back (see fence()).
+template <order O, scope S>
+inline constexpr bool kSplitRelease = (S == scope::device || S == scope::system) &&
+                                      (O == order::release || O == order::acq_rel || O == order::seq_cst);
+template <order O, scope S>
+inline constexpr order kAtomicPart = !kSplitRelease<O, S> ? O : O == order::release ? order::relaxed : order::acquire;
+}  // namespace detail
+
+/// The release half of an atomic of order O, issued before it as a fence (see detail::kSplitRelease).
+template <order O, scope S>
+PORTSHMEM_DEVICE void release_part() {
+  if constexpr (detail::kSplitRelease<O, S>) fence<O == order::seq_cst ? order::seq_cst : order::release, S>();
+}
+
 /// Orders the library's own accesses only (store_data/load_data<bypass, S'> with S' >= S, and atomics), with no L2
 /// write-back or invalidate. Release: every earlier vector-memory access has been acknowledged (s_waitcnt vmcnt(0));
 /// the bypass stores were already past L2, so acknowledged = visible at S. Acquire: the awaited atomic load has
@@ -176,40 +203,49 @@ PORTSHMEM_DEVICE T load(const T* p) {
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE void store(T* p, T v) {
   static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
-  __hip_atomic_store(p, v, detail::hip_store_order<O>, detail::hip_scope<S>);
+  constexpr order store_as = O == order::acquire ? order::relaxed : O == order::acq_rel ? order::release : O;
+  release_part<store_as, S>();
+  __hip_atomic_store(p, v, detail::hip_store_order<detail::kAtomicPart<store_as, S>>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T exchange(T* p, T v) {
   static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
-  return __hip_atomic_exchange(p, v, detail::hip_order<O>, detail::hip_scope<S>);
+  release_part<O, S>();
+  return __hip_atomic_exchange(p, v, detail::hip_order<detail::kAtomicPart<O, S>>, detail::hip_scope<S>);
 }
 /// Returns the old value; the exchange happened iff it equals expected.
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
   static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
-  __hip_atomic_compare_exchange_strong(p, &expected, desired, detail::hip_order<O>, detail::hip_load_order<O>,
+  release_part<O, S>();
+  constexpr order part = detail::kAtomicPart<O, S>;
+  __hip_atomic_compare_exchange_strong(p, &expected, desired, detail::hip_order<part>, detail::hip_load_order<part>,
                                        detail::hip_scope<S>);
   return expected;  // holds the old value whether or not the exchange happened
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_add(T* p, T v) {
   static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
-  return __hip_atomic_fetch_add(p, v, detail::hip_order<O>, detail::hip_scope<S>);
+  release_part<O, S>();
+  return __hip_atomic_fetch_add(p, v, detail::hip_order<detail::kAtomicPart<O, S>>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_and(T* p, T v) {
   static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
-  return __hip_atomic_fetch_and(p, v, detail::hip_order<O>, detail::hip_scope<S>);
+  release_part<O, S>();
+  return __hip_atomic_fetch_and(p, v, detail::hip_order<detail::kAtomicPart<O, S>>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_or(T* p, T v) {
   static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
-  return __hip_atomic_fetch_or(p, v, detail::hip_order<O>, detail::hip_scope<S>);
+  release_part<O, S>();
+  return __hip_atomic_fetch_or(p, v, detail::hip_order<detail::kAtomicPart<O, S>>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_xor(T* p, T v) {
   static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
-  return __hip_atomic_fetch_xor(p, v, detail::hip_order<O>, detail::hip_scope<S>);
+  release_part<O, S>();
+  return __hip_atomic_fetch_xor(p, v, detail::hip_order<detail::kAtomicPart<O, S>>, detail::hip_scope<S>);
 }
 
 // ---- data accesses --------------------------------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 // (memory_model.hpp), after the ordinary arguments:
 //   put_signal[_nbi]  coverage mm::all (default: the signal's release also publishes the caller's ordinary stores to
 //                     symmetric memory) | mm::comm (comm ops only); signal strength mm::weak (default: the signal
-//                     follows this call's data) | mm::strong (and every earlier op toward that PE: fence + signal);
-//                     data path of the data part mm::bypass (default) | mm::keep (needs coverage all: a comm-covered
-//                     release does not reach data left in this GPU's caches); scope
+//                     follows this call's data) | mm::strong (also every earlier op toward that PE that a fence of the
+//                     same coverage orders: fence + signal in one call); data path of the data part mm::bypass
+//                     (default) | mm::keep (needs coverage all: a comm-covered release does not reach data left in
+//                     this GPU's caches); scope
 //   signal_op         coverage and scope (no data, so no strength or path)
 //   signal_wait_until acquire strength mm::acquire (default) | mm::comm | mm::relaxed, and scope (as wait_until)
 //   signal_fetch      scope
@@ -17,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "portshmem/amo.hpp"
 #include "portshmem/detail/checks.hpp"
@@ -39,14 +39,17 @@ enum signal_update : int { signal_set = PORTSHMEM_SIGNAL_SET, signal_add = PORTS
 
 namespace detail {
 
-inline constexpr unsigned kPutSignalQualifiers = mm::cat::coverage | mm::cat::signal | mm::cat::data_path | mm::cat::scope;
+inline constexpr unsigned kPutSignalQualifiers =
+    mm::cat::coverage | mm::cat::signal | mm::cat::data_path | mm::cat::scope;
 inline constexpr unsigned kSignalOpQualifiers = mm::cat::coverage | mm::cat::scope;
 
 /// pe's copy of the signal word, or nullptr after recording why the call is bad (only `reporter` records).
 PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t* sig_addr, signal_update op, int pe,
                                               bool reporter) {
   if (op != signal_set && op != signal_add) {
-    if (reporter) record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_SIGNAL, pe, sig_addr, sizeof(std::uint64_t));
+    if (reporter) {
+      record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_SIGNAL, pe, sig_addr, sizeof(std::uint64_t));
+    }
     return nullptr;
   }
   return remote_word(c, sig_addr, pe, PORTSHMEM_CALL_SIGNAL, reporter);
@@ -81,6 +84,8 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   } else {
     group_end<Group>();  // no data, but under coverage all the members' earlier stores still precede the signal
   }
+  // R::strength needs nothing more: the release below orders every earlier store of the thread (and, through the
+  // group's barrier, of the group), not only this call's data.
   if (Group::rank() == 0) publish_signal<R>(sig, signal, op);
   group_end<Group>();
 }
@@ -93,8 +98,8 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
 // reused on return. nbi: src must not change until quiet; the signal still follows the data.
 #define PORTSHMEM_DETAIL_PUT_SIGNAL_FORMS(NAME, MEMNAME, GROUP)                                                        \
   template <class... Q>                                                                                                \
-  PORTSHMEM_DEVICE void MEMNAME(const ctx& c, void* dest, const void* src, std::size_t nbytes, std::uint64_t* sig_addr, \
-                                std::uint64_t signal, signal_update sig_op, int pe, Q...) {                            \
+  PORTSHMEM_DEVICE void MEMNAME(const ctx& c, void* dest, const void* src, std::size_t nbytes,                         \
+                                std::uint64_t* sig_addr, std::uint64_t signal, signal_update sig_op, int pe, Q...) {   \
     detail::put_signal_bytes<GROUP, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nbytes, sig_addr,   \
                                                                                      signal, sig_op, pe);              \
   }                                                                                                                    \

@@ -31,7 +31,8 @@ namespace detail {
 template <class T>
 PORTSHMEM_DEVICE void check_wait_vector_type() {
   static_assert(std::is_integral_v<T> && kAtomicWord<T>,
-                "portshmem: the wait_until_all/any/some and test_all/any/some families take 4- or 8-byte integer types");
+                "portshmem: the wait_until_all/any/some and test_all/any/some families take 4- or 8-byte integer "
+                "types");
 }
 
 /// The compare values of the scalar forms: the same value for every element.

@@ -166,7 +166,7 @@ PORTSHMEM_DEVICE std::uint64_t signal_wait_until(const ctx& c, std::uint64_t* si
   detail::spin_until(
       c,
       [&] {
-        seen = arch::load<arch::order::relaxed, R::hw_scope>(sig_addr);
+        seen = arch::load<detail::kPollOrder<R>, R::hw_scope>(sig_addr);
         return detail::compare(seen, op, value);
       },
       PORTSHMEM_CALL_SIGNAL, sig_addr, value);

@@ -45,7 +45,7 @@ PORTSHMEM_DEVICE void wait_until(const ctx& c, T* ivar, cmp op, T value, Q...) {
   detail::spin_until(
       c,
       [&] {
-        return detail::compare(detail::load_value<arch::order::relaxed, R::hw_scope>(ivar), op, value);
+        return detail::compare(detail::load_value<detail::kPollOrder<R>, R::hw_scope>(ivar), op, value);
       },
       PORTSHMEM_CALL_WAIT, ivar, std::uint64_t(value));
   detail::observed<R>();
@@ -60,7 +60,7 @@ PORTSHMEM_DEVICE bool test(const ctx& c, T* ivar, cmp op, T value, Q...) {
     detail::record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
     return false;
   }
-  if (!detail::compare(detail::load_value<arch::order::relaxed, R::hw_scope>(ivar), op, value)) return false;
+  if (!detail::compare(detail::load_value<detail::kPollOrder<R>, R::hw_scope>(ivar), op, value)) return false;
   detail::observed<R>();
   return true;
 }

@@ -62,7 +62,7 @@ PORTSHMEM_DEVICE std::size_t first_included(const int* status, std::size_t n) {
 
 template <class R, class T, class V>
 PORTSHMEM_DEVICE bool holds(const T* ivars, std::size_t i, cmp op, const V& values) {
-  return compare(load_value<arch::order::relaxed, R::hw_scope>(ivars + i), op, T(values[i]));
+  return compare(load_value<kPollOrder<R>, R::hw_scope>(ivars + i), op, T(values[i]));
 }
 
 /// One pass: the first included index whose comparison holds, or SIZE_MAX.

@@ -186,6 +186,10 @@ PORTSHMEM_DEVICE void fence_comm() {
 /// fence_comm is cheaper than a full fence here: publishing with it beats a release atomic.
 inline constexpr bool kCheapCommFence = true;
 
+/// An acquire load at device/system scope invalidates the L2 (buffer_inv) on every poll: waits poll relaxed and
+/// acquire once, after the value is seen.
+inline constexpr bool kCheapAcquireLoad = false;
+
 /// Every member of a group calls this after its share of a group operation and before the group's closing barrier:
 /// vmcnt counts per wave, so one member's later fence_comm could not wait for another wave's stores.
 PORTSHMEM_DEVICE void join_comm_stores() {

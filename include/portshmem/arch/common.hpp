@@ -10,6 +10,7 @@
 //                                   where the caches allow, no write-back or invalidate (the cheap path)
 //                kCheapCommFence    whether fence_comm is cheaper than fence (then fence_comm + relaxed store is
 //                                   the cheapest publication; otherwise a release store is)
+//                kCheapAcquireLoad  whether polling with acquire loads beats relaxed polls + one acquire fence
 //                join_comm_stores() every member of a group calls it before the group's closing barrier, so that
 //                                   one member's later fence_comm covers all members' stores
 //   data         store_data<C>(p,v) / load_data<C>(p)   plain (non-atomic) access of 1, 2, 4, 8 or 16 bytes (vec16)

@@ -100,6 +100,8 @@ inline void fence_comm() {
   std::atomic_thread_fence(host::to_std(O));
 }
 inline constexpr bool kCheapCommFence = false;
+/// An acquire load is an ordinary load on x86 (and a single ldar on Arm): waits poll with it.
+inline constexpr bool kCheapAcquireLoad = true;
 /// The group barrier (a mutex) already orders every member's stores before a later fence of any member.
 inline void join_comm_stores() {}
 

@@ -89,6 +89,10 @@ PORTSHMEM_DEVICE void fence_comm() {
 /// No cheaper comm fence exists, so a release store (MEMBAR + store) publishes better than fence + relaxed store.
 inline constexpr bool kCheapCommFence = false;
 
+/// ld.acquire is a load plus an L1 invalidate (no MEMBAR), cheaper than a relaxed poll followed by fence.acq_rel
+/// (MEMBAR + invalidate): waits poll with acquire loads.
+inline constexpr bool kCheapAcquireLoad = true;
+
 /// Nothing to do per member: bar.sync orders the block at CTA scope and PTX fences are cumulative, so one member's
 /// later fence covers every member's stores.
 PORTSHMEM_DEVICE void join_comm_stores() {}

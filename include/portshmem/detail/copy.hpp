@@ -16,6 +16,25 @@ inline constexpr std::size_t kCopyRunUnits = PORTSHMEM_PLATFORM_HOST ? 512 : 1;
 /// Independent loads a GPU thread keeps in flight before storing (memory-level parallelism).
 inline constexpr unsigned kCopyUnroll = 4;
 
+template <class Unit>
+struct half_unit;
+template <>
+struct half_unit<arch::vec16> {
+  using type = std::uint64_t;
+};
+template <>
+struct half_unit<std::uint64_t> {
+  using type = std::uint32_t;
+};
+template <>
+struct half_unit<std::uint32_t> {
+  using type = std::uint16_t;
+};
+template <>
+struct half_unit<std::uint16_t> {
+  using type = std::uint8_t;
+};
+
 /// Bytes of the cache line a GPU wave's accesses should start on (the 128-byte L1/L2 line of both vendors).
 inline constexpr std::size_t kLineBytes = 128;
 
@@ -25,16 +44,16 @@ PORTSHMEM_DEVICE void copy_one(Unit* dst, const Unit* src, std::size_t i) {
   arch::store_data<C, S>(dst + i, arch::load_data<L, S>(src + i));
 }
 
-template <class Unit, arch::cache L, arch::cache C, arch::scope S>
+template <class Unit, arch::cache L, arch::cache C, arch::scope S, std::size_t Run>
 PORTSHMEM_DEVICE void copy_units(Unit* dst, const Unit* src, std::size_t units, unsigned rank, unsigned size) {
-  if constexpr (kCopyRunUnits == 1) {
+  if constexpr (Run == 1) {
     // Count units from the start of the line holding dst[0] ("virtual" index v = i + lead), so every wave's accesses
     // cover whole lines even when the caller's range starts mid-line: a misaligned start otherwise costs every
     // wave an extra partial line (measured on an H200: -17% at 1 GiB for block-sized shares at odd offsets).
     const std::size_t lead = reinterpret_cast<std::uintptr_t>(dst) % kLineBytes / sizeof(Unit);
     const std::size_t end = units + lead, stride = std::size_t(size) * kCopyUnroll;
     std::size_t v = rank;
-    for (; v < stride && v < end; v += size) {  // the first stride holds the lead-in: check each index
+    for (; v < end && (v < stride || v < lead); v += size) {  // the lead-in: check each index
       if (v >= lead) copy_one<Unit, L, C, S>(dst, src, v - lead);
     }
     for (; v + (kCopyUnroll - 1) * std::size_t(size) < end; v += stride) {
@@ -46,16 +65,16 @@ PORTSHMEM_DEVICE void copy_units(Unit* dst, const Unit* src, std::size_t units, 
     }
     for (; v < end; v += size) copy_one<Unit, L, C, S>(dst, src, v - lead);
   } else {
-    const std::size_t stride = std::size_t(size) * kCopyRunUnits;
-    for (std::size_t run = std::size_t(rank) * kCopyRunUnits; run < units; run += stride) {
-      const std::size_t end = run + kCopyRunUnits < units ? run + kCopyRunUnits : units;
+    const std::size_t stride = std::size_t(size) * Run;
+    for (std::size_t run = std::size_t(rank) * Run; run < units; run += stride) {
+      const std::size_t end = run + Run < units ? run + Run : units;
       for (std::size_t i = run; i < end; ++i) copy_one<Unit, L, C, S>(dst, src, i);
     }
   }
 }
 
 /// Copies the bytes [0, n) by the group's threads, splitting into an unaligned head, a body of Units, and a tail.
-template <class Unit, arch::cache L, arch::cache C, arch::scope S>
+template <class Unit, arch::cache L, arch::cache C, arch::scope S, std::size_t Run>
 PORTSHMEM_DEVICE void copy_aligned_as(char* dst, const char* src, std::size_t n, unsigned rank, unsigned size) {
   constexpr std::size_t U = sizeof(Unit);
   std::size_t head = (U - reinterpret_cast<std::uintptr_t>(dst) % U) % U;
@@ -63,28 +82,33 @@ PORTSHMEM_DEVICE void copy_aligned_as(char* dst, const char* src, std::size_t n,
   const std::size_t units = (n - head) / U;
   const std::size_t tail_start = head + units * U;
   for (std::size_t i = rank; i < head; i += size) copy_one<char, L, C, S>(dst, src, i);
-  copy_units<Unit, L, C, S>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units, rank,
+  copy_units<Unit, L, C, S, Run>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units, rank,
                       size);
-  for (std::size_t i = tail_start + rank; i < n; i += size) copy_one<char, L, C, S>(dst, src, i);
+  // The tail (shorter than a Unit) goes in halves, so a small message — an 8-byte put-with-signal — is one store.
+  if constexpr (sizeof(Unit) > 1) {
+    copy_aligned_as<typename half_unit<Unit>::type, L, C, S, Run>(dst + tail_start, src + tail_start, n - tail_start,
+                                                                 rank, size);
+  }
 }
 
 /// Copies n bytes from src to dst (non-overlapping) using the group's threads rank in [0, size); L and C are the
-/// cache policies of loads and stores, S the widest scope that will read the data (it matters on AMD).
-template <arch::cache L, arch::cache C, arch::scope S>
+/// cache policies of loads and stores, S the widest scope that will read the data (it matters on AMD). Run is the
+/// schedule (kCopyRunUnits); tests pass 1 to run the GPU schedule on the host platform.
+template <arch::cache L, arch::cache C, arch::scope S, std::size_t Run = kCopyRunUnits>
 PORTSHMEM_DEVICE void copy_bytes(void* dst_, const void* src_, std::size_t n, unsigned rank, unsigned size) {
   char* dst = static_cast<char*>(dst_);
   const char* src = static_cast<const char*>(src_);
   const std::uintptr_t skew = reinterpret_cast<std::uintptr_t>(dst) ^ reinterpret_cast<std::uintptr_t>(src);
   if (skew % 16 == 0) {
-    copy_aligned_as<arch::vec16, L, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<arch::vec16, L, C, S, Run>(dst, src, n, rank, size);
   } else if (skew % 8 == 0) {
-    copy_aligned_as<std::uint64_t, L, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint64_t, L, C, S, Run>(dst, src, n, rank, size);
   } else if (skew % 4 == 0) {
-    copy_aligned_as<std::uint32_t, L, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint32_t, L, C, S, Run>(dst, src, n, rank, size);
   } else if (skew % 2 == 0) {
-    copy_aligned_as<std::uint16_t, L, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint16_t, L, C, S, Run>(dst, src, n, rank, size);
   } else {
-    copy_aligned_as<std::uint8_t, L, C, S>(dst, src, n, rank, size);
+    copy_aligned_as<std::uint8_t, L, C, S, Run>(dst, src, n, rank, size);
   }
 }
 

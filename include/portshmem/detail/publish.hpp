@@ -38,12 +38,20 @@ PORTSHMEM_DEVICE T publish_add(T* p, T v) {
   return arch::fetch_add<kPublishOrder<R>, R::hw_scope>(p, v);
 }
 
-/// After a wait saw its value (with relaxed loads, so the spin itself costs no cache maintenance): acquire makes the
-/// waiting thread's later loads see what the writer published; comm orders only later comm reads (which bypass the
-/// non-coherent caches, so no invalidate is needed); relaxed promises nothing.
+/// The order of a wait's polling loads: acquire where that is the cheap way to acquire (arch::kCheapAcquireLoad),
+/// relaxed otherwise (then observed() acquires once, after the value is seen) — and always relaxed for mm::relaxed.
+template <class R>
+inline constexpr arch::order kPollOrder =
+    R::acquire_of != mm::acquire_kind::relaxed && arch::kCheapAcquireLoad ? arch::order::acquire : arch::order::relaxed;
+
+/// After a wait saw its value with a kPollOrder load: acquire makes the waiting thread's later loads see what the
+/// writer published; comm orders only later comm reads (which bypass the non-coherent caches, so no invalidate is
+/// needed); relaxed promises nothing. Nothing is left to do when the poll itself was the acquire.
 template <class R>
 PORTSHMEM_DEVICE void observed() {
-  if constexpr (R::acquire_of == mm::acquire_kind::acquire) {
+  if constexpr (kPollOrder<R> == arch::order::acquire) {
+    return;
+  } else if constexpr (R::acquire_of == mm::acquire_kind::acquire) {
     arch::fence<arch::order::acquire, R::hw_scope>();
   } else if constexpr (R::acquire_of == mm::acquire_kind::comm) {
     arch::fence_comm<arch::order::acquire, R::hw_scope>();

@@ -114,7 +114,7 @@ enum class rmw { add, and_, or_, xor_, swap };
 
 template <rmw Op, class R, class T>
 PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
-  using U = typename uint_of_size<sizeof(T)>::type;
+  using U = arch::detail::uint_t<sizeof(T)>;
   constexpr arch::order O = arch::order::relaxed;
   constexpr arch::scope S = R::hw_scope;
   T* remote = remote_word(c, dest, pe, PORTSHMEM_CALL_AMO);
@@ -172,7 +172,7 @@ PORTSHMEM_DEVICE T atomic_compare_swap(const ctx& c, T* dest, detail::no_deduce<
                                        int pe, Q...) {
   detail::check_amo_standard<T>();
   using R = mm::resolve<detail::kAmoQualifiers, Q...>;
-  using U = typename detail::uint_of_size<sizeof(T)>::type;
+  using U = arch::detail::uint_t<sizeof(T)>;
   T* remote = detail::remote_word(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
   return detail::bit_cast<T>(arch::compare_exchange<arch::order::relaxed, R::hw_scope>(

@@ -20,6 +20,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+
+#include "portshmem/platform.hpp"
 
 namespace portshmem::arch {
 
@@ -36,5 +39,50 @@ enum class cache { keep, bypass };
 struct alignas(16) vec16 {
   std::uint32_t x, y, z, w;
 };
+
+namespace detail {
+// Unsigned integer of N bytes: data accesses move bit patterns, whatever T is (float, struct, pointer).
+template <std::size_t N>
+struct uint_of;
+template <>
+struct uint_of<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct uint_of<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct uint_of<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct uint_of<8> {
+  using type = std::uint64_t;
+};
+template <std::size_t N>
+using uint_t = typename uint_of<N>::type;
+
+// By value: a memcpy from a reference into global memory can become byte-wise loads (nvcc does that).
+template <class To, class From>
+PORTSHMEM_DEVICE To bit_cast(From from) {
+  static_assert(sizeof(To) == sizeof(From), "bit_cast between types of different size");
+  if constexpr (std::is_same_v<To, From>) {
+    return from;
+  } else {
+    To to;
+    __builtin_memcpy(&to, &from, sizeof(To));
+    return to;
+  }
+}
+
+// Variable templates, not constexpr functions: nvcc does not let __device__ code call a constexpr __host__ function.
+template <class T>
+inline constexpr bool is_data_type = (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
+                                      sizeof(T) == 16) &&
+                                     (alignof(T) >= sizeof(T) || sizeof(T) == 1);
+template <class T>
+inline constexpr bool is_atomic_type = sizeof(T) == 4 || sizeof(T) == 8;
+}  // namespace detail
 
 }  // namespace portshmem::arch

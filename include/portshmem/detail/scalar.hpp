@@ -9,32 +9,15 @@
 
 namespace portshmem::detail {
 
-template <std::size_t N>
-struct uint_of_size {};
-template <>
-struct uint_of_size<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct uint_of_size<8> {
-  using type = std::uint64_t;
-};
-
 template <class T>
 inline constexpr bool kAtomicWord = (sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>;
 
-template <class To, class From>
-PORTSHMEM_DEVICE To bit_cast(const From& from) {
-  static_assert(sizeof(To) == sizeof(From), "bit_cast between types of different size");
-  To to;
-  __builtin_memcpy(&to, &from, sizeof(To));
-  return to;
-}
+using arch::detail::bit_cast;
 
 template <arch::order O, arch::scope S, class T>
 PORTSHMEM_DEVICE void store_value(T* p, T v) {
   if constexpr (kAtomicWord<T>) {
-    using U = typename uint_of_size<sizeof(T)>::type;
+    using U = arch::detail::uint_t<sizeof(T)>;
     arch::store<O, S>(reinterpret_cast<U*>(p), bit_cast<U>(v));
   } else {
     if constexpr (O != arch::order::relaxed) arch::fence<arch::order::release, S>();
@@ -45,7 +28,7 @@ PORTSHMEM_DEVICE void store_value(T* p, T v) {
 template <arch::order O, arch::scope S, class T>
 PORTSHMEM_DEVICE T load_value(const T* p) {
   if constexpr (kAtomicWord<T>) {
-    using U = typename uint_of_size<sizeof(T)>::type;
+    using U = arch::detail::uint_t<sizeof(T)>;
     return bit_cast<T>(arch::load<O, S>(reinterpret_cast<const U*>(p)));
   } else {
     T v = arch::load_data<arch::cache::keep>(p);

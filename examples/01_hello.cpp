@@ -6,8 +6,8 @@
 
 PORTSHMEM_GLOBAL void hello(portshmem::ctx c, int* inbox) {
   const int next = (portshmem::my_pe(c) + 1) % portshmem::n_pes(c);
-  portshmem::p(c, inbox, portshmem::my_pe(c), next);  // one int into the next PE's inbox
-  portshmem::barrier_all(c);                          // quiet (the p is complete) + every PE has arrived
+  portshmem::p(c, inbox, portshmem::my_pe(c), next); // one int into the next PE's inbox
+  portshmem::barrier_all(c);                         // quiet (the p is complete) + every PE has arrived
 }
 
 int main() {
@@ -19,7 +19,7 @@ int main() {
 
   portshmem::launch(hello, dim3(1), dim3(1), c, inbox);
   int got = -1;
-  hipMemcpy(&got, inbox, sizeof got, hipMemcpyDeviceToHost);  // synchronizes with the kernel
+  hipMemcpy(&got, inbox, sizeof got, hipMemcpyDeviceToHost); // synchronizes with the kernel
 
   const int expected = (me + n - 1) % n;
   std::printf("PE %d of %d (%s): received %d from PE %d\n", me, n, portshmem_platform(), got, expected);

@@ -13,11 +13,11 @@ PORTSHMEM_GLOBAL void ring(portshmem::ctx c, int* held, int* inbox) {
   const int n = portshmem::n_pes(c), next = (portshmem::my_pe(c) + 1) % n;
   const unsigned t = portshmem::arch::thread_rank(), threads = portshmem::arch::block_threads();
   for (int round = 0; round < n; ++round) {
-    portshmem::put_nbi_block(c, inbox, held, kElements, next);  // start passing the held buffer on
-    if (t == 0) portshmem::quiet(c);                             // ...and complete it
-    portshmem::barrier_all_block(c);                             // every PE's buffer has arrived
+    portshmem::put_nbi_block(c, inbox, held, kElements, next); // start passing the held buffer on
+    if (t == 0) portshmem::quiet(c);                           // ...and complete it
+    portshmem::barrier_all_block(c);                           // every PE's buffer has arrived
     for (std::size_t i = t; i < kElements; i += threads) held[i] = inbox[i] + 1;
-    portshmem::sync_all_block(c);  // nobody refills an inbox its owner is still reading
+    portshmem::sync_all_block(c); // nobody refills an inbox its owner is still reading
   }
 }
 
@@ -37,8 +37,8 @@ int main() {
 
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < kElements; ++i) wrong += host[i] != int(i) * 7 + me * 1000 + n;
-  std::printf("PE %d of %d (%s): buffer of %zu ints came back after %d hops, %zu wrong\n", me, n,
-              portshmem_platform(), kElements, n, wrong);
+  std::printf("PE %d of %d (%s): buffer of %zu ints came back after %d hops, %zu wrong\n", me, n, portshmem_platform(),
+              kElements, n, wrong);
   const bool ok = wrong == 0 && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
   portshmem_free(inbox);
   portshmem_free(held);

@@ -30,7 +30,7 @@ int main() {
   for (std::size_t i = 0; i < kFloats; ++i) host[i] = float(me) + float(i) / kFloats;
   bool ok = hipMalloc(&mine, kFloats * sizeof(float)) == hipSuccess &&
             hipMemcpy(mine, host.data(), kFloats * sizeof(float), hipMemcpyHostToDevice) == hipSuccess;
-  portshmem_barrier_all();  // every PE's signal word is cleared before anyone signals
+  portshmem_barrier_all(); // every PE's signal word is cleared before anyone signals
 
   portshmem::launch(pass, dim3(1), dim3(PORTSHMEM_PLATFORM_HOST ? 8 : 256), c, inbox, static_cast<const float*>(mine),
                     kFloats, ready);
@@ -38,7 +38,8 @@ int main() {
   const int from = (me + n - 1) % n;
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < kFloats; ++i) wrong += host[i] != float(from) + float(i) / kFloats;
-  std::printf("PE %d of %d (%s): %zu floats from PE %d, %zu wrong\n", me, n, portshmem_platform(), kFloats, from, wrong);
+  std::printf("PE %d of %d (%s): %zu floats from PE %d, %zu wrong\n", me, n, portshmem_platform(), kFloats, from,
+              wrong);
   ok = ok && wrong == 0 && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
   portshmem_barrier_all();
   hipFree(mine);

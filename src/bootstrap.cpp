@@ -15,4 +15,4 @@ portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine) {
   return portshmem_status_t(hi);
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

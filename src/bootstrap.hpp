@@ -38,4 +38,4 @@ portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine);
 /// Initializes MPI first when owns_mpi; finalizes it on destruction then.
 portshmem_status_t make_mpi_bootstrap(const void* comm, bool init_mpi, std::unique_ptr<bootstrap>* out);
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

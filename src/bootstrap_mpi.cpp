@@ -16,11 +16,11 @@ std::string mpi_error_text(int code) {
   return std::string(text, len);
 }
 
-#define PORTSHMEM_MPI_CHECK(call)                                                                                     \
-  do {                                                                                                                \
-    if (int rc_ = (call); rc_ != MPI_SUCCESS) {                                                                       \
-      return PORTSHMEM_FAIL(PORTSHMEM_ERR_BOOTSTRAP, "%s failed: %s", #call, mpi_error_text(rc_).c_str());            \
-    }                                                                                                                 \
+#define PORTSHMEM_MPI_CHECK(call)                                                                                      \
+  do {                                                                                                                 \
+    if (int rc_ = (call); rc_ != MPI_SUCCESS) {                                                                        \
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_BOOTSTRAP, "%s failed: %s", #call, mpi_error_text(rc_).c_str());             \
+    }                                                                                                                  \
   } while (0)
 
 class mpi_bootstrap final : public bootstrap {
@@ -98,7 +98,7 @@ class mpi_bootstrap final : public bootstrap {
   std::vector<int> node_ranks_, node_of_;
 };
 
-}  // namespace
+} // namespace
 
 portshmem_status_t make_mpi_bootstrap(const void* comm, bool init_mpi, std::unique_ptr<bootstrap>* out) {
   auto boot = std::make_unique<mpi_bootstrap>();
@@ -115,4 +115,4 @@ portshmem_status_t make_mpi_bootstrap(const void* comm, bool init_mpi, std::uniq
   return PORTSHMEM_SUCCESS;
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

@@ -180,7 +180,9 @@ constexpr env_entry kRegistry[] = {
      [](const config& c) { return std::to_string(c.device); }},
     {"PORTSHMEM_RUN_MPS", "enum", "auto", "auto, on or off (any case)",
      "Read by the launcher scripts/portshmem-run: start CUDA MPS around the run (auto: when PEs share a GPU).",
-     [](std::string_view text, config& out) { return read_enum(text, kMpsNames, out.run_mps, "is not auto, on or off"); },
+     [](std::string_view text, config& out) {
+       return read_enum(text, kMpsNames, out.run_mps, "is not auto, on or off");
+     },
      [](const config& c) { return std::string(kMpsNames[static_cast<std::size_t>(c.run_mps)]); }},
     {"PORTSHMEM_INFO", "bool", "0", "0, 1, true, false, yes, no, on or off (any case)",
      "When true, PE 0 prints this configuration and the per-peer transport table at init.",

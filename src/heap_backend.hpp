@@ -29,4 +29,4 @@ class heap_backend {
 portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
                                      std::vector<char*>* peers);
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

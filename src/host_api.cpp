@@ -12,20 +12,30 @@ namespace {
 
 const char* call_name(std::uint32_t call) {
   switch (call) {
-  case PORTSHMEM_CALL_PUT: return "put";
-  case PORTSHMEM_CALL_GET: return "get";
-  case PORTSHMEM_CALL_P: return "p";
-  case PORTSHMEM_CALL_G: return "g";
-  case PORTSHMEM_CALL_PTR: return "ptr";
-  case PORTSHMEM_CALL_WAIT: return "wait_until";
-  case PORTSHMEM_CALL_BARRIER: return "barrier";
-  case PORTSHMEM_CALL_AMO: return "atomic";
-  case PORTSHMEM_CALL_SIGNAL: return "signal";
-  default: return "device call";
+  case PORTSHMEM_CALL_PUT:
+    return "put";
+  case PORTSHMEM_CALL_GET:
+    return "get";
+  case PORTSHMEM_CALL_P:
+    return "p";
+  case PORTSHMEM_CALL_G:
+    return "g";
+  case PORTSHMEM_CALL_PTR:
+    return "ptr";
+  case PORTSHMEM_CALL_WAIT:
+    return "wait_until";
+  case PORTSHMEM_CALL_BARRIER:
+    return "barrier";
+  case PORTSHMEM_CALL_AMO:
+    return "atomic";
+  case PORTSHMEM_CALL_SIGNAL:
+    return "signal";
+  default:
+    return "device call";
   }
 }
 
-}  // namespace
+} // namespace
 
 extern "C" {
 
@@ -49,10 +59,14 @@ portshmem_transport_t portshmem_transport(int pe) {
 
 const char* portshmem_transport_string(portshmem_transport_t transport) {
   switch (transport) {
-  case PORTSHMEM_TRANSPORT_SELF: return "self";
-  case PORTSHMEM_TRANSPORT_IPC: return "ipc";
-  case PORTSHMEM_TRANSPORT_RDMA: return "rdma";
-  default: return "none";
+  case PORTSHMEM_TRANSPORT_SELF:
+    return "self";
+  case PORTSHMEM_TRANSPORT_IPC:
+    return "ipc";
+  case PORTSHMEM_TRANSPORT_RDMA:
+    return "rdma";
+  default:
+    return "none";
   }
 }
 
@@ -67,7 +81,7 @@ portshmem_status_t portshmem_get_ctx(portshmem_ctx_t* ctx) {
 portshmem_status_t portshmem_check_device_errors(void) {
   runtime* rt = current();
   if (!rt) return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_check_device_errors before portshmem_init");
-  hipDeviceSynchronize();  // a trapped kernel fails here; the record is in host memory and still readable
+  hipDeviceSynchronize(); // a trapped kernel fails here; the record is in host memory and still readable
   portshmem_device_error_t e;
   std::memcpy(&e, rt->device_error, sizeof e);
   if (e.count == 0) return PORTSHMEM_SUCCESS;
@@ -80,13 +94,17 @@ portshmem_status_t portshmem_check_device_errors(void) {
   return PORTSHMEM_ERR_DEVICE;
 }
 
-const char* portshmem_version_string(void) { return "portshmem " PORTSHMEM_VERSION_STRING " (" PORTSHMEM_PLATFORM_NAME " platform)"; }
+const char* portshmem_version_string(void) {
+  return "portshmem " PORTSHMEM_VERSION_STRING " (" PORTSHMEM_PLATFORM_NAME " platform)";
+}
 
 void portshmem_info_get_version(int* major, int* minor) {
   if (major) *major = PORTSHMEM_VERSION_MAJOR;
   if (minor) *minor = PORTSHMEM_VERSION_MINOR;
 }
 
-const char* portshmem_platform(void) { return PORTSHMEM_PLATFORM_NAME; }
+const char* portshmem_platform(void) {
+  return PORTSHMEM_PLATFORM_NAME;
+}
 
-}  // extern "C"
+} // extern "C"

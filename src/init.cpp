@@ -92,12 +92,11 @@ void print_info(const runtime& rt) {
     text += "  PE " + std::to_string(pe) + " (node " + std::to_string(rt.boot->node_of()[pe]) +
             "): " + portshmem_transport_string(rt.transports[pe]) + "\n";
   }
-  PORTSHMEM_LOG(error, "portshmem %s, %d PEs\n%s", PORTSHMEM_VERSION_STRING, rt.boot->size(),
-                text.c_str());
+  PORTSHMEM_LOG(error, "portshmem %s, %d PEs\n%s", PORTSHMEM_VERSION_STRING, rt.boot->size(), text.c_str());
 }
 
 portshmem_status_t start(const void* comm, bool init_mpi) {
-  if (g_runtime) return PORTSHMEM_SUCCESS;  // OpenSHMEM allows repeated init; the first one counts
+  if (g_runtime) return PORTSHMEM_SUCCESS; // OpenSHMEM allows repeated init; the first one counts
   auto rt = std::make_unique<runtime>();
   std::string env_error;
   if (load_config(process_env(), &rt->cfg, &env_error) != PORTSHMEM_SUCCESS) {
@@ -108,8 +107,10 @@ portshmem_status_t start(const void* comm, bool init_mpi) {
     PORTSHMEM_LOG(warn, "%s is not a portshmem variable (misspelled? docs/env.md lists them); ignored", name.c_str());
   }
   if (rt->cfg.heap_size <= kInternalHeapBytes) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV, "PORTSHMEM_HEAP_SIZE=%zu leaves no room after the %zu bytes portshmem "
-                          "reserves for itself", rt->cfg.heap_size, kInternalHeapBytes);
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV,
+                          "PORTSHMEM_HEAP_SIZE=%zu leaves no room after the %zu bytes portshmem "
+                          "reserves for itself",
+                          rt->cfg.heap_size, kInternalHeapBytes);
   }
   if (auto s = make_mpi_bootstrap(comm, init_mpi, &rt->boot); s != PORTSHMEM_SUCCESS) return s;
   log_set_pe(rt->boot->rank());
@@ -128,11 +129,13 @@ portshmem_status_t start(const void* comm, bool init_mpi) {
   return PORTSHMEM_SUCCESS;
 }
 
-}  // namespace
+} // namespace
 
-runtime* current() { return g_runtime.get(); }
+runtime* current() {
+  return g_runtime.get();
+}
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail
 
 using namespace portshmem::detail;
 
@@ -144,7 +147,9 @@ portshmem_status_t portshmem_init(void) {
   return start(nullptr, !initialized);
 }
 
-portshmem_status_t portshmem_init_comm(MPI_Comm comm) { return start(&comm, false); }
+portshmem_status_t portshmem_init_comm(MPI_Comm comm) {
+  return start(&comm, false);
+}
 
 portshmem_status_t portshmem_finalize(void) {
   runtime* rt = current();
@@ -153,14 +158,20 @@ portshmem_status_t portshmem_finalize(void) {
   portshmem_status_t status = portshmem_barrier_all();
   release_device_handle(*rt);
   rt->heap.reset();
-  rt->boot.reset();  // finalizes MPI if init started it
+  rt->boot.reset(); // finalizes MPI if init started it
   g_runtime.reset();
   log_set_pe(-1);
   return status;
 }
 
-int portshmem_initialized(void) { return current() != nullptr; }
-int portshmem_my_pe(void) { return current() ? current()->boot->rank() : -1; }
-int portshmem_n_pes(void) { return current() ? current()->boot->size() : -1; }
+int portshmem_initialized(void) {
+  return current() != nullptr;
+}
+int portshmem_my_pe(void) {
+  return current() ? current()->boot->rank() : -1;
+}
+int portshmem_n_pes(void) {
+  return current() ? current()->boot->size() : -1;
+}
 
-}  // extern "C"
+} // extern "C"

@@ -17,14 +17,14 @@ struct runtime {
   config cfg;
   std::unique_ptr<bootstrap> boot;
   std::unique_ptr<heap_backend> heap;
-  std::vector<char*> peer_heaps;                  // host-side copy of the table the device handle points to
-  std::vector<portshmem_transport_t> transports;  // per PE
-  heap_allocator allocator{0};                    // offsets past the internal area
-  char* const* device_peer_heaps = nullptr;       // the table in device memory
-  const std::int32_t* device_pe_device = nullptr; // where each PE runs, in device memory
-  portshmem_device_error_t* device_error = nullptr;  // host-visible record device code writes
+  std::vector<char*> peer_heaps;                    // host-side copy of the table the device handle points to
+  std::vector<portshmem_transport_t> transports;    // per PE
+  heap_allocator allocator{0};                      // offsets past the internal area
+  char* const* device_peer_heaps = nullptr;         // the table in device memory
+  const std::int32_t* device_pe_device = nullptr;   // where each PE runs, in device memory
+  portshmem_device_error_t* device_error = nullptr; // host-visible record device code writes
   portshmem_ctx_t ctx{};
-  std::mutex mutex;  // host calls may come from several threads; collectives must still be made in one order
+  std::mutex mutex; // host calls may come from several threads; collectives must still be made in one order
 };
 
 /// The live runtime, or nullptr before init / after finalize.
@@ -33,4 +33,4 @@ runtime* current();
 /// Sets this thread's portshmem_last_status and returns it.
 portshmem_status_t set_last_status(portshmem_status_t s);
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

@@ -22,11 +22,11 @@ portshmem_status_t same_everywhere(runtime& rt, std::uint64_t v, const char* cal
   int lo_pe = 0, hi_pe = 0;
   if (auto s = rt.boot->min_max(v, &lo, &lo_pe, &hi, &hi_pe); s != PORTSHMEM_SUCCESS) return s;
   if (lo == hi) return PORTSHMEM_SUCCESS;
-  return PORTSHMEM_FAIL(PORTSHMEM_ERR_MISMATCH,
-                        "%s is collective, but PEs passed different %s: PE %d passed %llu and PE %d passed %llu (this PE "
-                        "%llu); nothing was allocated or freed",
-                        call, what, lo_pe, (unsigned long long)lo, hi_pe, (unsigned long long)hi,
-                        (unsigned long long)v);
+  return PORTSHMEM_FAIL(
+      PORTSHMEM_ERR_MISMATCH,
+      "%s is collective, but PEs passed different %s: PE %d passed %llu and PE %d passed %llu (this PE "
+      "%llu); nothing was allocated or freed",
+      call, what, lo_pe, (unsigned long long)lo, hi_pe, (unsigned long long)hi, (unsigned long long)v);
 }
 
 /// Collective allocation; a PE whose arguments already failed (overflow) still takes part, so no PE waits forever.
@@ -43,10 +43,10 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
   if (s == PORTSHMEM_SUCCESS) s = same_everywhere(*rt, alignment, call, "alignments");
   if (s == PORTSHMEM_SUCCESS) s = argument_status;
   if (s != PORTSHMEM_SUCCESS) return set_last_status(s), nullptr;
-  if (size == 0) return set_last_status(PORTSHMEM_SUCCESS), nullptr;  // OpenSHMEM: a zero-size request gives NULL
+  if (size == 0) return set_last_status(PORTSHMEM_SUCCESS), nullptr; // OpenSHMEM: a zero-size request gives NULL
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", call,
-                                   alignment));
+    set_last_status(
+        PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", call, alignment));
     return nullptr;
   }
   // The heap base is page aligned and the internal area is a multiple of any alignment up to 64 KiB; beyond that
@@ -83,19 +83,25 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
   return p;
 }
 
-}  // namespace
+} // namespace
 
-portshmem_status_t set_last_status(portshmem_status_t s) { return t_last_status = s; }
+portshmem_status_t set_last_status(portshmem_status_t s) {
+  return t_last_status = s;
+}
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail
 
 using namespace portshmem::detail;
 
 extern "C" {
 
-void* portshmem_malloc(size_t size) { return allocate(size, kDefaultAlignment, false, "portshmem_malloc"); }
+void* portshmem_malloc(size_t size) {
+  return allocate(size, kDefaultAlignment, false, "portshmem_malloc");
+}
 
-void* portshmem_align(size_t alignment, size_t size) { return allocate(size, alignment, false, "portshmem_align"); }
+void* portshmem_align(size_t alignment, size_t size) {
+  return allocate(size, alignment, false, "portshmem_align");
+}
 
 void* portshmem_calloc(size_t count, size_t size) {
   const bool overflow = size != 0 && count > std::numeric_limits<size_t>::max() / size;
@@ -132,7 +138,9 @@ portshmem_status_t portshmem_free(void* ptr) {
   return PORTSHMEM_SUCCESS;
 }
 
-portshmem_status_t portshmem_last_status(void) { return t_last_status; }
+portshmem_status_t portshmem_last_status(void) {
+  return t_last_status;
+}
 
 void* portshmem_ptr(const void* addr, int pe) {
   runtime* rt = current();
@@ -145,4 +153,4 @@ void* portshmem_ptr(const void* addr, int pe) {
   return rt->peer_heaps[pe] + offset;
 }
 
-}  // extern "C"
+} // extern "C"

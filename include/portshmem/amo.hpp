@@ -136,7 +136,7 @@ PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
   return bit_cast<T>(old);
 }
 
-}  // namespace detail
+} // namespace detail
 
 /// The value of source on PE pe, read atomically (T{} for a bad call). Orders nothing else.
 template <class T, class... Q>
@@ -185,7 +185,7 @@ PORTSHMEM_DEVICE T atomic_compare_swap(const ctx& c, T* dest, detail::no_deduce<
   template <class T, class... Q>                                                                                       \
   PORTSHMEM_DEVICE T FETCH_NAME(const ctx& c, T* dest, detail::no_deduce<T> value, int pe, Q...) {                     \
     detail::CHECK<T>();                                                                                                \
-    return detail::amo_rmw<detail::rmw::OP, mm::resolve<detail::kAmoQualifiers, Q...>>(c, dest, value, pe);           \
+    return detail::amo_rmw<detail::rmw::OP, mm::resolve<detail::kAmoQualifiers, Q...>>(c, dest, value, pe);            \
   }                                                                                                                    \
   template <class T, class... Q>                                                                                       \
   PORTSHMEM_DEVICE void NAME(const ctx& c, T* dest, detail::no_deduce<T> value, int pe, Q...) {                        \
@@ -214,4 +214,4 @@ PORTSHMEM_DEVICE void atomic_inc(const ctx& c, T* dest, int pe, Q... q) {
   atomic_add(c, dest, T(1), pe, q...);
 }
 
-}  // namespace portshmem
+} // namespace portshmem

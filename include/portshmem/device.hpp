@@ -20,8 +20,12 @@
 
 namespace portshmem {
 
-PORTSHMEM_DEVICE int my_pe(const ctx& c) { return c.my_pe; }
-PORTSHMEM_DEVICE int n_pes(const ctx& c) { return c.n_pes; }
+PORTSHMEM_DEVICE int my_pe(const ctx& c) {
+  return c.my_pe;
+}
+PORTSHMEM_DEVICE int n_pes(const ctx& c) {
+  return c.n_pes;
+}
 
 /// A pointer for ordinary loads/stores to pe's copy of the symmetric object at addr, or nullptr when pe has no
 /// load/store path from here (or addr is not symmetric; no error is recorded: asking is not a bad call).
@@ -38,5 +42,5 @@ inline hipError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, Args&
   return arch::launch(kernel, grid, block, 0, hipStream_t{}, static_cast<Args&&>(args)...);
 }
 
-}  // namespace portshmem
+} // namespace portshmem
 #endif

@@ -45,7 +45,9 @@ inline hipError_t hipHostMalloc(T** ptr, std::size_t size, unsigned /*flags: CUD
 }
 #define hipFree cudaFree
 /// The symmetric heap: ordinary device memory (NVIDIA's L2 is the point of coherence for every accessor).
-inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) { return cudaMalloc(ptr, size); }
+inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) {
+  return cudaMalloc(ptr, size);
+}
 #define hipHostFree cudaFreeHost
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
@@ -78,7 +80,7 @@ inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) { return c
 #define hipEventElapsedTime cudaEventElapsedTime
 #define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
 
-#else  // host platform
+#else // host platform
 #include <chrono>
 #include <cstddef>
 #include <cstdlib>
@@ -91,7 +93,7 @@ struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
-using hipStream_t = struct portshmem_host_stream*;  // the host platform runs everything synchronously
+using hipStream_t = struct portshmem_host_stream*; // the host platform runs everything synchronously
 struct portshmem_host_event {
   std::chrono::steady_clock::time_point at;
 };
@@ -100,8 +102,12 @@ using hipEvent_t = portshmem_host_event*;
 inline const char* hipGetErrorString(hipError_t e) {
   return e == hipSuccess ? "no error" : e == hipErrorOutOfMemory ? "out of memory" : "invalid value";
 }
-inline hipError_t hipGetLastError() { return hipSuccess; }
-inline hipError_t hipPeekAtLastError() { return hipSuccess; }
+inline hipError_t hipGetLastError() {
+  return hipSuccess;
+}
+inline hipError_t hipPeekAtLastError() {
+  return hipSuccess;
+}
 template <class T>
 inline hipError_t hipMalloc(T** ptr, std::size_t size) {
   // 256-byte alignment, as GPU allocators give, so vectorized copies see the same alignment on every platform.
@@ -113,8 +119,12 @@ inline hipError_t hipFree(void* ptr) {
   return hipSuccess;
 }
 template <class T>
-inline hipError_t hipHostMalloc(T** ptr, std::size_t size, unsigned = 0) { return hipMalloc(ptr, size); }
-inline hipError_t hipHostFree(void* ptr) { return hipFree(ptr); }
+inline hipError_t hipHostMalloc(T** ptr, std::size_t size, unsigned = 0) {
+  return hipMalloc(ptr, size);
+}
+inline hipError_t hipHostFree(void* ptr) {
+  return hipFree(ptr);
+}
 inline hipError_t hipMemcpy(void* dst, const void* src, std::size_t n, hipMemcpyKind) {
   std::memmove(dst, src, n);
   return hipSuccess;
@@ -129,8 +139,12 @@ inline hipError_t hipMemset(void* dst, int value, std::size_t n) {
 inline hipError_t hipMemsetAsync(void* dst, int value, std::size_t n, hipStream_t = nullptr) {
   return hipMemset(dst, value, n);
 }
-inline hipError_t hipDeviceSynchronize() { return hipSuccess; }
-inline hipError_t hipSetDevice(int) { return hipSuccess; }
+inline hipError_t hipDeviceSynchronize() {
+  return hipSuccess;
+}
+inline hipError_t hipSetDevice(int) {
+  return hipSuccess;
+}
 inline hipError_t hipGetDevice(int* d) {
   *d = 0;
   return hipSuccess;
@@ -141,7 +155,7 @@ inline hipError_t hipGetDeviceCount(int* n) {
 }
 struct hipDeviceProp_t {
   char name[256];
-  int multiProcessorCount;  // the CPU's hardware threads: what runs blocks concurrently here
+  int multiProcessorCount; // the CPU's hardware threads: what runs blocks concurrently here
 };
 inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int) {
   std::strcpy(prop->name, "host CPU");
@@ -152,8 +166,12 @@ inline hipError_t hipStreamCreate(hipStream_t* s) {
   *s = nullptr;
   return hipSuccess;
 }
-inline hipError_t hipStreamDestroy(hipStream_t) { return hipSuccess; }
-inline hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+inline hipError_t hipStreamDestroy(hipStream_t) {
+  return hipSuccess;
+}
+inline hipError_t hipStreamSynchronize(hipStream_t) {
+  return hipSuccess;
+}
 inline hipError_t hipEventCreate(hipEvent_t* e) {
   *e = new portshmem_host_event{};
   return hipSuccess;
@@ -166,7 +184,9 @@ inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t = nullptr) {
   e->at = std::chrono::steady_clock::now();
   return hipSuccess;
 }
-inline hipError_t hipEventSynchronize(hipEvent_t) { return hipSuccess; }
+inline hipError_t hipEventSynchronize(hipEvent_t) {
+  return hipSuccess;
+}
 inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
   *ms = std::chrono::duration<float, std::milli>(stop->at - start->at).count();
   return hipSuccess;

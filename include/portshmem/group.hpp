@@ -27,4 +27,4 @@ struct block_group {
   PORTSHMEM_DEVICE static void sync() { arch::block_sync(); }
 };
 
-}  // namespace portshmem
+} // namespace portshmem

@@ -19,7 +19,7 @@ enum : unsigned {
   acquire = 1u << 3,   ///< what a satisfied wait orders: acquire (everything), comm (comm reads), relaxed (nothing)
   signal = 1u << 4     ///< what a put-with-signal's signal covers: weak (its own data) or strong (all earlier ops)
 };
-}  // namespace cat
+} // namespace cat
 
 enum class coverage_kind { all, comm };
 enum class scope_kind { device, node, system };
@@ -119,7 +119,7 @@ inline constexpr int count_in = (0 + ... + ((Q::categories & Accepted & Cat) ? 1
 template <class T, class... Q>
 inline constexpr bool has = (false || ... || std::is_same_v<T, Q>);
 
-}  // namespace detail
+} // namespace detail
 
 /// The qualifiers Q... of a call that accepts the categories in Accepted, resolved to their kinds with defaults.
 /// Compilation fails with a message naming the problem when a qualifier is foreign to the call or repeated.
@@ -144,11 +144,10 @@ struct resolve {
       detail::has<comm_t, std::remove_cv_t<std::remove_reference_t<Q>>...> && (Accepted & cat::coverage)
           ? coverage_kind::comm
           : coverage_kind::all;
-  static constexpr scope_kind scope_of = detail::has<device_t, std::remove_cv_t<std::remove_reference_t<Q>>...>
-                                             ? scope_kind::device
-                                         : detail::has<node_t, std::remove_cv_t<std::remove_reference_t<Q>>...>
-                                             ? scope_kind::node
-                                             : scope_kind::system;
+  static constexpr scope_kind scope_of =
+      detail::has<device_t, std::remove_cv_t<std::remove_reference_t<Q>>...> ? scope_kind::device
+      : detail::has<node_t, std::remove_cv_t<std::remove_reference_t<Q>>...> ? scope_kind::node
+                                                                             : scope_kind::system;
   static constexpr path_kind path =
       detail::has<keep_t, std::remove_cv_t<std::remove_reference_t<Q>>...> ? path_kind::keep : path_kind::bypass;
   static constexpr acquire_kind acquire_of =
@@ -164,4 +163,4 @@ struct resolve {
   static constexpr arch::cache cache = path == path_kind::bypass ? arch::cache::bypass : arch::cache::keep;
 };
 
-}  // namespace portshmem::mm
+} // namespace portshmem::mm

@@ -2,7 +2,7 @@
 // vendor macros may be tested; everything else uses the PORTSHMEM_* names defined here.
 #pragma once
 
-#include "portshmem/config.h"  // PORTSHMEM_PLATFORM_{HOST,NVIDIA,AMD}, fixed when the library was built
+#include "portshmem/config.h" // PORTSHMEM_PLATFORM_{HOST,NVIDIA,AMD}, fixed when the library was built
 
 #if (PORTSHMEM_PLATFORM_HOST + PORTSHMEM_PLATFORM_NVIDIA + PORTSHMEM_PLATFORM_AMD) != 1
 #error "portshmem/config.h must select exactly one platform"

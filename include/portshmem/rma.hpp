@@ -72,21 +72,21 @@ PORTSHMEM_DEVICE void check_rma_type() {
   static_assert(is_rma_type_v<T>, "portshmem typed RMA takes the OpenSHMEM standard RMA types (types.hpp)");
 }
 
-}  // namespace detail
+} // namespace detail
 
 // ---- untyped (bytes) and typed (elements of T), each in thread, wave and block forms --------------------------------
 // putmem*: copies nbytes from local src to dest on PE pe; returns when src may be reused. nbi: src must not change
 // and nothing is promised at the target until quiet. getmem*: copies nbytes of src on PE pe into local dest; the
 // data is there on return (nbi: after quiet).
 #define PORTSHMEM_DETAIL_RMA_FORMS(NAME, MEMNAME, IMPL, GROUP)                                                         \
-  template <class... Q>                                                                                               \
-  PORTSHMEM_DEVICE void MEMNAME(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {     \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                         \
-  }                                                                                                                   \
-  template <class T, class... Q>                                                                                      \
-  PORTSHMEM_DEVICE void NAME(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {                 \
-    detail::check_rma_type<T>();                                                                                      \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);             \
+  template <class... Q>                                                                                                \
+  PORTSHMEM_DEVICE void MEMNAME(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {         \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                          \
+  }                                                                                                                    \
+  template <class T, class... Q>                                                                                       \
+  PORTSHMEM_DEVICE void NAME(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {                  \
+    detail::check_rma_type<T>();                                                                                       \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);              \
   }
 PORTSHMEM_DETAIL_RMA_FORMS(put, putmem, put_bytes, thread_group)
 PORTSHMEM_DETAIL_RMA_FORMS(put_nbi, putmem_nbi, put_bytes, thread_group)
@@ -96,16 +96,16 @@ PORTSHMEM_DETAIL_RMA_FORMS(get_nbi, getmem_nbi, get_bytes, thread_group)
 
 // Group forms: NAME_wave / NAME_block, and the untyped NAMEmem_wave / NAMEmem_block spelled the OpenSHMEM way
 // (putmem_wave, putmem_nbi_block, ...).
-#define PORTSHMEM_DETAIL_RMA_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                     \
-  template <class... Q>                                                                                               \
-  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {    \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                         \
+#define PORTSHMEM_DETAIL_RMA_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                      \
+  template <class... Q>                                                                                                \
+  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {      \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                          \
   }
-#define PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                   \
-  template <class T, class... Q>                                                                                      \
-  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {           \
-    detail::check_rma_type<T>();                                                                                      \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);             \
+#define PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                    \
+  template <class T, class... Q>                                                                                       \
+  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {            \
+    detail::check_rma_type<T>();                                                                                       \
+    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);              \
   }
 PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem, put_bytes, _wave, wave_group)
 PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem, put_bytes, _block, block_group)
@@ -150,4 +150,4 @@ PORTSHMEM_DEVICE T g(const ctx& c, const T* src, int pe, Q...) {
   return T{};
 }
 
-}  // namespace portshmem
+} // namespace portshmem

@@ -82,7 +82,7 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   if (n != 0) {
     put_bytes<Group, R>(c, dest, src, n, pe);
   } else {
-    group_end<Group>();  // no data, but under coverage all the members' earlier stores still precede the signal
+    group_end<Group>(); // no data, but under coverage all the members' earlier stores still precede the signal
   }
   // R::strength needs nothing more: the release below orders every earlier store of the thread (and, through the
   // group's barrier, of the group), not only this call's data.
@@ -90,7 +90,7 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   group_end<Group>();
 }
 
-}  // namespace detail
+} // namespace detail
 
 // ---- put-with-signal: typed (elements of T) and untyped (bytes), blocking and nbi, thread / wave / block ------------
 // Copies the data to dest on PE pe, then updates sig_addr on PE pe with signal (set or add): the signal becomes
@@ -107,8 +107,8 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   PORTSHMEM_DEVICE void NAME(const ctx& c, T* dest, const T* src, std::size_t nelems, std::uint64_t* sig_addr,         \
                              std::uint64_t signal, signal_update sig_op, int pe, Q...) {                               \
     detail::check_rma_type<T>();                                                                                       \
-    detail::put_signal_bytes<GROUP, mm::resolve<detail::kPutSignalQualifiers, Q...>>(                                  \
-        c, dest, src, nelems * sizeof(T), sig_addr, signal, sig_op, pe);                                               \
+    detail::put_signal_bytes<GROUP, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), \
+                                                                                     sig_addr, signal, sig_op, pe);    \
   }
 PORTSHMEM_DETAIL_PUT_SIGNAL_FORMS(put_signal, putmem_signal, thread_group)
 PORTSHMEM_DETAIL_PUT_SIGNAL_FORMS(put_signal_wave, putmem_signal_wave, wave_group)
@@ -174,4 +174,4 @@ PORTSHMEM_DEVICE std::uint64_t signal_wait_until(const ctx& c, std::uint64_t* si
   return seen;
 }
 
-}  // namespace portshmem
+} // namespace portshmem

@@ -71,7 +71,7 @@ PORTSHMEM_DEVICE void barrier(const ctx& c) {
   Group::sync();
 }
 
-}  // namespace detail
+} // namespace detail
 
 /// Quiet, then waits until every PE has entered barrier_all: on return every PE's operations (and, with coverage
 /// all, symmetric stores) issued before its barrier are visible to the caller. One thread (or one wave / block) per
@@ -103,4 +103,4 @@ PORTSHMEM_DEVICE void sync_all_block(const ctx& c, Q...) {
   detail::barrier<block_group, false, mm::resolve<mm::cat::scope, Q...>>(c);
 }
 
-}  // namespace portshmem
+} // namespace portshmem

@@ -8,29 +8,29 @@
 
 #include "portshmem/platform.hpp"
 
-#define PORTSHMEM_RMA_TYPES_COMMON(X)                                                                                 \
-  X(float, float)                                                                                                     \
-  X(double, double)                                                                                                   \
-  X(char, char)                                                                                                       \
-  X(schar, signed char)                                                                                               \
-  X(short, short)                                                                                                     \
-  X(int, int)                                                                                                         \
-  X(long, long)                                                                                                       \
-  X(longlong, long long)                                                                                              \
-  X(uchar, unsigned char)                                                                                             \
-  X(ushort, unsigned short)                                                                                           \
-  X(uint, unsigned int)                                                                                               \
-  X(ulong, unsigned long)                                                                                             \
-  X(ulonglong, unsigned long long)                                                                                    \
-  X(int8, std::int8_t)                                                                                                \
-  X(int16, std::int16_t)                                                                                              \
-  X(int32, std::int32_t)                                                                                              \
-  X(int64, std::int64_t)                                                                                              \
-  X(uint8, std::uint8_t)                                                                                              \
-  X(uint16, std::uint16_t)                                                                                            \
-  X(uint32, std::uint32_t)                                                                                            \
-  X(uint64, std::uint64_t)                                                                                            \
-  X(size, std::size_t)                                                                                                \
+#define PORTSHMEM_RMA_TYPES_COMMON(X)                                                                                  \
+  X(float, float)                                                                                                      \
+  X(double, double)                                                                                                    \
+  X(char, char)                                                                                                        \
+  X(schar, signed char)                                                                                                \
+  X(short, short)                                                                                                      \
+  X(int, int)                                                                                                          \
+  X(long, long)                                                                                                        \
+  X(longlong, long long)                                                                                               \
+  X(uchar, unsigned char)                                                                                              \
+  X(ushort, unsigned short)                                                                                            \
+  X(uint, unsigned int)                                                                                                \
+  X(ulong, unsigned long)                                                                                              \
+  X(ulonglong, unsigned long long)                                                                                     \
+  X(int8, std::int8_t)                                                                                                 \
+  X(int16, std::int16_t)                                                                                               \
+  X(int32, std::int32_t)                                                                                               \
+  X(int64, std::int64_t)                                                                                               \
+  X(uint8, std::uint8_t)                                                                                               \
+  X(uint16, std::uint16_t)                                                                                             \
+  X(uint32, std::uint32_t)                                                                                             \
+  X(uint64, std::uint64_t)                                                                                             \
+  X(size, std::size_t)                                                                                                 \
   X(ptrdiff, std::ptrdiff_t)
 
 #if PORTSHMEM_PLATFORM_HOST
@@ -44,8 +44,8 @@ namespace portshmem {
 /// Whether T is one of the standard RMA types (the int8_t... aliases name the same C++ types as the plain names).
 template <class T>
 struct is_rma_type : std::false_type {};
-#define PORTSHMEM_DETAIL_RMA_TRAIT(NAME, TYPE)                                                                        \
-  template <>                                                                                                         \
+#define PORTSHMEM_DETAIL_RMA_TRAIT(NAME, TYPE)                                                                         \
+  template <>                                                                                                          \
   struct is_rma_type<TYPE> : std::true_type {};
 // Only the plain names: the fixed-width and size/ptrdiff aliases are the same C++ types, and a second
 // specialization of one type would not compile.
@@ -70,4 +70,4 @@ PORTSHMEM_DETAIL_RMA_TRAIT(longdouble, long double)
 template <class T>
 inline constexpr bool is_rma_type_v = is_rma_type<std::remove_cv_t<T>>::value;
 
-}  // namespace portshmem
+} // namespace portshmem

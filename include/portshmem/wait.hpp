@@ -21,16 +21,22 @@ namespace detail {
 template <class T>
 PORTSHMEM_DEVICE bool compare(T a, cmp op, T b) {
   switch (op) {
-  case cmp::eq: return a == b;
-  case cmp::ne: return a != b;
-  case cmp::gt: return a > b;
-  case cmp::ge: return a >= b;
-  case cmp::lt: return a < b;
-  default: return a <= b;
+  case cmp::eq:
+    return a == b;
+  case cmp::ne:
+    return a != b;
+  case cmp::gt:
+    return a > b;
+  case cmp::ge:
+    return a >= b;
+  case cmp::lt:
+    return a < b;
+  default:
+    return a <= b;
   }
 }
 inline constexpr unsigned kWaitQualifiers = mm::cat::acquire | mm::cat::scope;
-}  // namespace detail
+} // namespace detail
 
 /// Waits until *ivar (this PE's symmetric variable) `op` value holds. An ivar outside the symmetric heap is recorded
 /// as a bad call and not waited on.
@@ -43,10 +49,7 @@ PORTSHMEM_DEVICE void wait_until(const ctx& c, T* ivar, cmp op, T value, Q...) {
     return;
   }
   detail::spin_until(
-      c,
-      [&] {
-        return detail::compare(detail::load_value<detail::kPollOrder<R>, R::hw_scope>(ivar), op, value);
-      },
+      c, [&] { return detail::compare(detail::load_value<detail::kPollOrder<R>, R::hw_scope>(ivar), op, value); },
       PORTSHMEM_CALL_WAIT, ivar, std::uint64_t(value));
   detail::observed<R>();
 }
@@ -65,4 +68,4 @@ PORTSHMEM_DEVICE bool test(const ctx& c, T* ivar, cmp op, T value, Q...) {
   return true;
 }
 
-}  // namespace portshmem
+} // namespace portshmem

@@ -42,7 +42,9 @@ struct same_value {
   PORTSHMEM_DEVICE T operator[](std::size_t) const { return value; }
 };
 
-PORTSHMEM_DEVICE bool included(const int* status, std::size_t i) { return !status || status[i] == 0; }
+PORTSHMEM_DEVICE bool included(const int* status, std::size_t i) {
+  return !status || status[i] == 0;
+}
 
 /// Whether ivars[0, n) lies in this PE's symmetric heap; records the bad call when not.
 template <class T>
@@ -91,8 +93,7 @@ PORTSHMEM_DEVICE void wait_all(const ctx& c, T* ivars, std::size_t n, const int*
   for (std::size_t i = 0; i < n; ++i) {
     if (!included(status, i)) continue;
     spin_until(
-        c, [&] { return holds<R>(ivars, i, op, values); }, PORTSHMEM_CALL_WAIT, ivars + i,
-        std::uint64_t(values[i]));
+        c, [&] { return holds<R>(ivars, i, op, values); }, PORTSHMEM_CALL_WAIT, ivars + i, std::uint64_t(values[i]));
   }
   observed<R>();
 }
@@ -102,7 +103,7 @@ PORTSHMEM_DEVICE std::size_t wait_any(const ctx& c, T* ivars, std::size_t n, con
                                       const V& values) {
   if (n == 0 || !local_array(c, ivars, n)) return SIZE_MAX;
   const std::size_t first = first_included(status, n);
-  if (first == SIZE_MAX) return SIZE_MAX;  // nothing could ever satisfy it
+  if (first == SIZE_MAX) return SIZE_MAX; // nothing could ever satisfy it
   std::size_t found = SIZE_MAX;
   spin_until(
       c,
@@ -162,7 +163,7 @@ PORTSHMEM_DEVICE std::size_t test_some(const ctx& c, T* ivars, std::size_t n, st
   return count;
 }
 
-}  // namespace detail
+} // namespace detail
 
 // Each public form checks T, resolves the qualifiers and forwards to the detail implementation with its values: one
 // value for every element (same_value), or the caller's array (the _vector form, element i against values[i]).
@@ -210,4 +211,4 @@ PORTSHMEM_DETAIL_WAIT_SOME_FORMS(test_some, test_some)
 #undef PORTSHMEM_DETAIL_WAIT_VECTOR_FORMS
 #undef PORTSHMEM_DETAIL_WAIT_SOME_FORMS
 
-}  // namespace portshmem
+} // namespace portshmem

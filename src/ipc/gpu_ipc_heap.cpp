@@ -11,11 +11,11 @@
 namespace portshmem::detail {
 namespace {
 
-#define PORTSHMEM_GPU_CHECK(call)                                                                                     \
-  do {                                                                                                                \
-    if (hipError_t e_ = (call); e_ != hipSuccess) {                                                                   \
-      return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "%s failed: %s", #call, hipGetErrorString(e_));                        \
-    }                                                                                                                 \
+#define PORTSHMEM_GPU_CHECK(call)                                                                                      \
+  do {                                                                                                                 \
+    if (hipError_t e_ = (call); e_ != hipSuccess) {                                                                    \
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "%s failed: %s", #call, hipGetErrorString(e_));                         \
+    }                                                                                                                  \
   } while (0)
 
 class gpu_ipc_heap final : public heap_backend {
@@ -72,8 +72,10 @@ class gpu_ipc_heap final : public heap_backend {
     PORTSHMEM_GPU_CHECK(hipSetDevice(device_));
     const int sharing = (int(boot.node_ranks().size()) + count - 1) / count;
     if (sharing > 1 && boot.node_rank() == 0) {
-      PORTSHMEM_LOG(info, "%d PEs share each GPU of this node: run under MPS (scripts/portshmem-run starts "
-                    "it) or their kernels time-slice", sharing);
+      PORTSHMEM_LOG(info,
+                    "%d PEs share each GPU of this node: run under MPS (scripts/portshmem-run starts "
+                    "it) or their kernels time-slice",
+                    sharing);
     }
     void* p = nullptr;
     if (hipError_t e = portshmem_malloc_heap(&p, size_); e != hipSuccess) {
@@ -98,7 +100,7 @@ class gpu_ipc_heap final : public heap_backend {
   std::vector<char*> opened_;
 };
 
-}  // namespace
+} // namespace
 
 portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
                                      std::vector<char*>* peers) {
@@ -108,4 +110,4 @@ portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::un
   return PORTSHMEM_SUCCESS;
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

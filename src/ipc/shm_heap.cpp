@@ -84,8 +84,8 @@ class shm_heap final : public heap_backend {
   char* map(int fd, const std::string& name, portshmem_status_t* status) {
     void* m = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
     if (m == MAP_FAILED) {
-      *status = PORTSHMEM_FAIL(PORTSHMEM_ERR_SYSTEM, "mmap of %zu bytes (%s): %s", size_, name.c_str(),
-                               std::strerror(errno));
+      *status =
+          PORTSHMEM_FAIL(PORTSHMEM_ERR_SYSTEM, "mmap of %zu bytes (%s): %s", size_, name.c_str(), std::strerror(errno));
       return nullptr;
     }
     mappings_.push_back(m);
@@ -97,7 +97,7 @@ class shm_heap final : public heap_backend {
   std::vector<void*> mappings_;
 };
 
-}  // namespace
+} // namespace
 
 portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
                                      std::vector<char*>* peers) {
@@ -107,4 +107,4 @@ portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::un
   return PORTSHMEM_SUCCESS;
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

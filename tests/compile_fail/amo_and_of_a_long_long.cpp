@@ -1,5 +1,10 @@
 // expect: atomic and/or/xor take the OpenSHMEM bitwise AMO types
 #include <portshmem/portshmem.hpp>
 namespace mm = portshmem::mm;
-struct pair { int a, b; };
-PORTSHMEM_GLOBAL void k(portshmem::ctx c, long* l, std::uint64_t* s, int* iv, double* d, float* f, short* sh, long long* ll, pair* pr) { portshmem::atomic_and(c, ll, 1, 1); }
+struct pair {
+  int a, b;
+};
+PORTSHMEM_GLOBAL void k(portshmem::ctx c, long* l, std::uint64_t* s, int* iv, double* d, float* f, short* sh,
+                        long long* ll, pair* pr) {
+  portshmem::atomic_and(c, ll, 1, 1);
+}

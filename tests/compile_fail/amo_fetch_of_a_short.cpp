@@ -1,5 +1,10 @@
 // expect: atomic_fetch, atomic_set and atomic_swap take the OpenSHMEM extended AMO types
 #include <portshmem/portshmem.hpp>
 namespace mm = portshmem::mm;
-struct pair { int a, b; };
-PORTSHMEM_GLOBAL void k(portshmem::ctx c, long* l, std::uint64_t* s, int* iv, double* d, float* f, short* sh, long long* ll, pair* pr) { portshmem::atomic_fetch(c, sh, 1); }
+struct pair {
+  int a, b;
+};
+PORTSHMEM_GLOBAL void k(portshmem::ctx c, long* l, std::uint64_t* s, int* iv, double* d, float* f, short* sh,
+                        long long* ll, pair* pr) {
+  portshmem::atomic_fetch(c, sh, 1);
+}

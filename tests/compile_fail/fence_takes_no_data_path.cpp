@@ -1,4 +1,6 @@
 // expect: this call does not take that qualifier
 #include <portshmem/portshmem.hpp>
 namespace mm = portshmem::mm;
-PORTSHMEM_GLOBAL void k(portshmem::ctx c) { portshmem::fence(c, mm::bypass); }
+PORTSHMEM_GLOBAL void k(portshmem::ctx c) {
+  portshmem::fence(c, mm::bypass);
+}

@@ -1,4 +1,6 @@
 // expect: this call does not take that qualifier
 #include <portshmem/portshmem.hpp>
 namespace mm = portshmem::mm;
-PORTSHMEM_GLOBAL void k(portshmem::ctx c, int* d, const int* s) { portshmem::get_block(c, d, s, 4, 1, mm::strong); }
+PORTSHMEM_GLOBAL void k(portshmem::ctx c, int* d, const int* s) {
+  portshmem::get_block(c, d, s, 4, 1, mm::strong);
+}

@@ -1,5 +1,10 @@
 // expect: put_signal with mm::keep data needs coverage mm::all
 #include <portshmem/portshmem.hpp>
 namespace mm = portshmem::mm;
-struct pair { int a, b; };
-PORTSHMEM_GLOBAL void k(portshmem::ctx c, long* l, std::uint64_t* s, int* iv, double* d, float* f, short* sh, long long* ll, pair* pr) { portshmem::put_signal_nbi_wave(c, l, l, 4, s, 1, portshmem::signal_set, 1, mm::comm, mm::keep); }
+struct pair {
+  int a, b;
+};
+PORTSHMEM_GLOBAL void k(portshmem::ctx c, long* l, std::uint64_t* s, int* iv, double* d, float* f, short* sh,
+                        long long* ll, pair* pr) {
+  portshmem::put_signal_nbi_wave(c, l, l, 4, s, 1, portshmem::signal_set, 1, mm::comm, mm::keep);
+}

@@ -33,7 +33,9 @@ PORTSHMEM_DEVICE void fence_probe(u32* f, u32* d, u32 v, u32* out) {
   if constexpr (acquires) out[0] = r + load_data<cache::bypass, S>(d + 1);
 }
 #define FENCE_PROBE(KIND, COMM, O, S)                                                                                  \
-  PROBE KIND##_##O##_##S(u32* f, u32* d, u32 v, u32* out) { fence_probe<COMM, order::O, scope::S>(f, d, v, out); }
+  PROBE KIND##_##O##_##S(u32* f, u32* d, u32 v, u32* out) {                                                            \
+    fence_probe<COMM, order::O, scope::S>(f, d, v, out);                                                               \
+  }
 #define FENCE_PROBES_S(KIND, COMM, S)                                                                                  \
   FENCE_PROBE(KIND, COMM, relaxed, S)                                                                                  \
   FENCE_PROBE(KIND, COMM, acquire, S)                                                                                  \
@@ -50,11 +52,21 @@ FENCE_PROBES(fence_comm, true)
 
 // ---- atomics x order x scope (u32; the 64-bit forms differ only in width) -------------------------------------------
 #define ATOMIC_PROBES_OS(O, S)                                                                                         \
-  PROBE load_##O##_##S(u32* p, u32* out) { out[0] = load<order::O, scope::S>(p); }                                     \
-  PROBE store_##O##_##S(u32* p, u32 v) { store<order::O, scope::S>(p, v); }                                            \
-  PROBE exchange_##O##_##S(u32* p, u32 v, u32* out) { out[0] = exchange<order::O, scope::S>(p, v); }                   \
-  PROBE cas_##O##_##S(u32* p, u32 e, u32 v, u32* out) { out[0] = compare_exchange<order::O, scope::S>(p, e, v); }      \
-  PROBE fetch_add_##O##_##S(u32* p, u32 v, u32* out) { out[0] = fetch_add<order::O, scope::S>(p, v); }
+  PROBE load_##O##_##S(u32* p, u32* out) {                                                                             \
+    out[0] = load<order::O, scope::S>(p);                                                                              \
+  }                                                                                                                    \
+  PROBE store_##O##_##S(u32* p, u32 v) {                                                                               \
+    store<order::O, scope::S>(p, v);                                                                                   \
+  }                                                                                                                    \
+  PROBE exchange_##O##_##S(u32* p, u32 v, u32* out) {                                                                  \
+    out[0] = exchange<order::O, scope::S>(p, v);                                                                       \
+  }                                                                                                                    \
+  PROBE cas_##O##_##S(u32* p, u32 e, u32 v, u32* out) {                                                                \
+    out[0] = compare_exchange<order::O, scope::S>(p, e, v);                                                            \
+  }                                                                                                                    \
+  PROBE fetch_add_##O##_##S(u32* p, u32 v, u32* out) {                                                                 \
+    out[0] = fetch_add<order::O, scope::S>(p, v);                                                                      \
+  }
 #define ATOMIC_PROBES_S(S)                                                                                             \
   ATOMIC_PROBES_OS(relaxed, S)                                                                                         \
   ATOMIC_PROBES_OS(acquire, S)                                                                                         \
@@ -64,16 +76,30 @@ FENCE_PROBES(fence_comm, true)
 ATOMIC_PROBES_S(block)
 ATOMIC_PROBES_S(device)
 ATOMIC_PROBES_S(system)
-PROBE fetch_and_relaxed_device(u64* p, u64 v, u64* out) { out[0] = fetch_and<order::relaxed, scope::device>(p, v); }
-PROBE fetch_or_relaxed_device(u64* p, u64 v, u64* out) { out[0] = fetch_or<order::relaxed, scope::device>(p, v); }
-PROBE fetch_xor_relaxed_device(u64* p, u64 v, u64* out) { out[0] = fetch_xor<order::relaxed, scope::device>(p, v); }
+PROBE fetch_and_relaxed_device(u64* p, u64 v, u64* out) {
+  out[0] = fetch_and<order::relaxed, scope::device>(p, v);
+}
+PROBE fetch_or_relaxed_device(u64* p, u64 v, u64* out) {
+  out[0] = fetch_or<order::relaxed, scope::device>(p, v);
+}
+PROBE fetch_xor_relaxed_device(u64* p, u64 v, u64* out) {
+  out[0] = fetch_xor<order::relaxed, scope::device>(p, v);
+}
 
 // ---- data accesses: cache x scope, 4 and 16 bytes -------------------------------------------------------------------
 #define DATA_PROBES(C, S)                                                                                              \
-  PROBE store_data_##C##_##S(u32* p, u32 v) { store_data<cache::C, scope::S>(p, v); }                                  \
-  PROBE store_data16_##C##_##S(vec16* p, u32 v) { store_data<cache::C, scope::S>(p, vec16{v, v + 1, v + 2, v + 3}); }  \
-  PROBE load_data_##C##_##S(const u32* p, u32* out) { out[0] = load_data<cache::C, scope::S>(p); }                     \
-  PROBE load_data16_##C##_##S(const vec16* p, vec16* out) { out[0] = load_data<cache::C, scope::S>(p); }
+  PROBE store_data_##C##_##S(u32* p, u32 v) {                                                                          \
+    store_data<cache::C, scope::S>(p, v);                                                                              \
+  }                                                                                                                    \
+  PROBE store_data16_##C##_##S(vec16* p, u32 v) {                                                                      \
+    store_data<cache::C, scope::S>(p, vec16{v, v + 1, v + 2, v + 3});                                                  \
+  }                                                                                                                    \
+  PROBE load_data_##C##_##S(const u32* p, u32* out) {                                                                  \
+    out[0] = load_data<cache::C, scope::S>(p);                                                                         \
+  }                                                                                                                    \
+  PROBE load_data16_##C##_##S(const vec16* p, vec16* out) {                                                            \
+    out[0] = load_data<cache::C, scope::S>(p);                                                                         \
+  }
 DATA_PROBES(keep, system)
 DATA_PROBES(bypass, block)
 DATA_PROBES(bypass, device)
@@ -158,7 +184,7 @@ template <class T>
 PORTSHMEM_DEVICE void all_data_scopes(T* p) {
   all_data<T, scope::wave>(p), all_data<T, scope::block>(p), all_data<T, scope::device>(p);
   all_data<T, scope::system>(p);
-  store_data<cache::bypass>(p + 3, load_data<cache::bypass>(p));  // default scope: system
+  store_data<cache::bypass>(p + 3, load_data<cache::bypass>(p)); // default scope: system
 }
 PROBE instantiate_all(u32* a, u64* b, std::int32_t* c, std::int64_t* d, std::uint8_t* e, std::uint16_t* f, vec16* g) {
   all_scopes(a, u32{3}), all_scopes(b, u64{3}), all_scopes(c, std::int32_t{-3}), all_scopes(d, std::int64_t{-3});
@@ -173,4 +199,6 @@ PROBE instantiate_all(u32* a, u64* b, std::int32_t* c, std::int64_t* d, std::uin
 }
 
 // Host side: launch() must compile for the kernels above.
-hipError_t launch_probe(u32* p) { return launch(block_sync_probe, dim3(1), dim3(64), 0, nullptr, p); }
+hipError_t launch_probe(u32* p) {
+  return launch(block_sync_probe, dim3(1), dim3(64), 0, nullptr, p);
+}

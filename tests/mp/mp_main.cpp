@@ -15,15 +15,15 @@ class failure_printer : public ::testing::EmptyTestEventListener {
  public:
   explicit failure_printer(int pe) : pe_(pe) {}
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
-    if (r.failed()) std::printf("[PE %d] %s:%d: %s\n", pe_, r.file_name() ? r.file_name() : "?", r.line_number(),
-                                r.summary());
+    if (r.failed())
+      std::printf("[PE %d] %s:%d: %s\n", pe_, r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
   }
 
  private:
   int pe_;
 };
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);

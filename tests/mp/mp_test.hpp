@@ -20,10 +20,18 @@ inline portshmem::ctx context() {
   EXPECT_EQ(portshmem_get_ctx(&c), PORTSHMEM_SUCCESS);
   return c;
 }
-inline int me() { return portshmem_my_pe(); }
-inline int npes() { return portshmem_n_pes(); }
-inline int next_pe() { return (me() + 1) % npes(); }
-inline int prev_pe() { return (me() + npes() - 1) % npes(); }
+inline int me() {
+  return portshmem_my_pe();
+}
+inline int npes() {
+  return portshmem_n_pes();
+}
+inline int next_pe() {
+  return (me() + 1) % npes();
+}
+inline int prev_pe() {
+  return (me() + npes() - 1) % npes();
+}
 
 /// Runs kernel(args...) and waits for it; the kernel must have launched and finished without error.
 template <class... Params, class... Args>
@@ -67,6 +75,8 @@ inline std::uint8_t pattern(int pe, std::size_t i, unsigned salt) {
 }
 inline constexpr std::uint8_t kGuard = 0xAA;
 
-inline void barrier() { ASSERT_EQ(portshmem_barrier_all(), PORTSHMEM_SUCCESS); }
+inline void barrier() {
+  ASSERT_EQ(portshmem_barrier_all(), PORTSHMEM_SUCCESS);
+}
 
-}  // namespace mp
+} // namespace mp

@@ -118,7 +118,7 @@ TEST(Amo, CompareSwapElectsExactlyOneWinner) {
   mp::barrier();
   mp::run(election_kernel, dim3(1), dim3(threads), mp::context(), slots, found);
   mp::barrier();
-  const std::vector<long> winners = gather(slots, kElections);  // PE 0's slots come first
+  const std::vector<long> winners = gather(slots, kElections); // PE 0's slots come first
   const std::vector<long> mine = mp::to_host(found, kElections * threads);
   std::size_t wrong = 0, won = 0;
   for (int r = 0; r < kElections; ++r) {
@@ -129,9 +129,9 @@ TEST(Amo, CompareSwapElectsExactlyOneWinner) {
       const long f = mine[r * threads + t];
       if (id + 1 == w) {
         won += 1;
-        wrong += f != 0;  // the winner found the slot empty
+        wrong += f != 0; // the winner found the slot empty
       } else {
-        wrong += f != w;  // a loser found the winner (CAS is atomic: no one saw a second, later value)
+        wrong += f != w; // a loser found the winner (CAS is atomic: no one saw a second, later value)
       }
     }
   }
@@ -177,7 +177,7 @@ TYPED_TEST(AmoSwap, ChainHandsOnEveryValueOnce) {
   mp::run(swap_kernel<T>, dim3(1), dim3(mp::kBlockThreads), mp::context(), slot, got);
   mp::barrier();
   std::vector<T> chain = gather(got, per_pe);
-  chain.push_back(gather(slot, 1)[0]);  // PE 0's final value
+  chain.push_back(gather(slot, 1)[0]); // PE 0's final value
   std::sort(chain.begin(), chain.end());
   std::size_t misplaced = 0;
   for (std::size_t i = 0; i <= total; ++i) misplaced += !(chain[i] == T(i));
@@ -193,8 +193,8 @@ TYPED_TEST(AmoSwap, ChainHandsOnEveryValueOnce) {
 /// Thread g (over all PEs) owns bit g of PE 0's masks: it sets it in `ors` (0 initially), clears it in `ands` (all
 /// ones initially) and flips it in `xors` (0 initially). Even threads use the fetching forms and check that their
 /// bit was untouched before: nobody else owns it.
-PORTSHMEM_GLOBAL void bitwise_kernel(portshmem::ctx c, unsigned long long* ors, std::uint32_t* ands,
-                                     std::int64_t* xors, unsigned long long* wrong) {
+PORTSHMEM_GLOBAL void bitwise_kernel(portshmem::ctx c, unsigned long long* ors, std::uint32_t* ands, std::int64_t* xors,
+                                     unsigned long long* wrong) {
   const unsigned t = arch::thread_rank();
   const unsigned long g = (unsigned long)portshmem::my_pe(c) * arch::block_threads() + t;
   const unsigned long long bit64 = 1ull << (g % 64);
@@ -225,7 +225,7 @@ TEST(Amo, BitwiseOpsBuildMasksFromEveryPe) {
   mp::run(bitwise_kernel, dim3(1), dim3(mp::kBlockThreads), mp::context(), ors, ands, xors, wrong);
   mp::barrier();
   EXPECT_EQ(mp::to_host(wrong, 1)[0], 0u) << "a fetching bitwise AMO saw its own bit already changed";
-  const bool target = mp::me() == 0;  // other PEs' masks must be untouched
+  const bool target = mp::me() == 0; // other PEs' masks must be untouched
   const std::vector<unsigned long long> o = mp::to_host(ors, w64);
   const std::vector<std::int64_t> x = mp::to_host(xors, w64);
   const std::vector<std::uint32_t> a = mp::to_host(ands, w32);
@@ -324,21 +324,31 @@ constexpr long kGuardWord = 0x0A0B0C0D0E0F1011;
 PORTSHMEM_GLOBAL void bad_amo_kernel(portshmem::ctx c, bad_amo which, long* sym, long* priv, long* out) {
   const int n = portshmem::n_pes(c), next = (portshmem::my_pe(c) + 1) % n;
   switch (which) {
-  case bad_amo::fetch_add_pe_negative: *out = portshmem::atomic_fetch_add(c, sym, 1, -1); break;
-  case bad_amo::set_pe_too_large: portshmem::atomic_set(c, sym, 5, n); break;
-  case bad_amo::swap_private_address: *out = portshmem::atomic_swap(c, priv, 5, next); break;
+  case bad_amo::fetch_add_pe_negative:
+    *out = portshmem::atomic_fetch_add(c, sym, 1, -1);
+    break;
+  case bad_amo::set_pe_too_large:
+    portshmem::atomic_set(c, sym, 5, n);
+    break;
+  case bad_amo::swap_private_address:
+    *out = portshmem::atomic_swap(c, priv, 5, next);
+    break;
   case bad_amo::compare_swap_misaligned: {
     long* odd = reinterpret_cast<long*>(reinterpret_cast<char*>(sym) + 4);
     *out = portshmem::atomic_compare_swap(c, odd, kGuardWord, 5, next);
     break;
   }
-  case bad_amo::fetch_pe_too_large: *out = portshmem::atomic_fetch(c, sym, n + 3); break;
+  case bad_amo::fetch_pe_too_large:
+    *out = portshmem::atomic_fetch(c, sym, n + 3);
+    break;
   case bad_amo::fetch_or_private_address:
     *out = long(portshmem::atomic_fetch_or(c, reinterpret_cast<unsigned long*>(priv), 1ul, next));
     break;
-  case bad_amo::inc_pe_negative: portshmem::atomic_inc(c, sym, -7); break;
+  case bad_amo::inc_pe_negative:
+    portshmem::atomic_inc(c, sym, -7);
+    break;
   case bad_amo::xor_past_heap_end: {
-    std::int32_t* last = reinterpret_cast<std::int32_t*>(c.heap + c.heap_size);  // one past the end: outside
+    std::int32_t* last = reinterpret_cast<std::int32_t*>(c.heap + c.heap_size); // one past the end: outside
     portshmem::atomic_xor(c, last, 1, next);
     break;
   }
@@ -396,24 +406,24 @@ struct compat_slots {
 /// itself (docs/memory_model.md A4), so a fence keeps each one before the next AMO on the same word.
 PORTSHMEM_GLOBAL void compat_amo_kernel(portshmem::ctx c, compat_slots* s, long* out) {
   const int me = portshmem::my_pe(c), next = (me + 1) % portshmem::n_pes(c);
-  out[0] = portshmem_int_atomic_fetch_add(c, &s->i, 10 + me, next);               // 0 -> 10 + me
-  out[1] = portshmem_ctx_long_atomic_compare_swap(c, &s->l, 0, 100 + me, next);  // 0 -> 100 + me
-  out[2] = long(portshmem_uint64_atomic_fetch_or(c, &s->u64, 0xF0, next));       // 0 -> 0xF0
-  portshmem_ctx_uint64_atomic_xor(c, &s->u64, 0x0F, next);                        // -> 0xFF
+  out[0] = portshmem_int_atomic_fetch_add(c, &s->i, 10 + me, next);             // 0 -> 10 + me
+  out[1] = portshmem_ctx_long_atomic_compare_swap(c, &s->l, 0, 100 + me, next); // 0 -> 100 + me
+  out[2] = long(portshmem_uint64_atomic_fetch_or(c, &s->u64, 0xF0, next));      // 0 -> 0xF0
+  portshmem_ctx_uint64_atomic_xor(c, &s->u64, 0x0F, next);                      // -> 0xFF
   portshmem::fence(c);
-  portshmem_uint64_atomic_and(c, &s->u64, 0x3C, next);  // -> 0x3C
+  portshmem_uint64_atomic_and(c, &s->u64, 0x3C, next); // -> 0x3C
   portshmem_size_atomic_inc(c, &s->sz, next);
   portshmem::fence(c);
-  out[3] = long(portshmem_ctx_size_atomic_fetch_inc(c, &s->sz, next));  // 1 -> 2
+  out[3] = long(portshmem_ctx_size_atomic_fetch_inc(c, &s->sz, next)); // 1 -> 2
   portshmem_ptrdiff_atomic_add(c, &s->pd, -5, next);
   portshmem_int32_atomic_set(c, &s->i32, 32 + me, next);
   portshmem_ctx_double_atomic_set(c, &s->d, 2.5 * me, next);
   portshmem::fence(c);
-  out[4] = long(portshmem_double_atomic_swap(c, &s->d, 4.0, next));  // 2.5 * me: the value just set
+  out[4] = long(portshmem_double_atomic_swap(c, &s->d, 4.0, next)); // 2.5 * me: the value just set
   portshmem_float_atomic_set(c, &s->f, 0.5f, next);
   portshmem::quiet(c);
-  out[5] = long(portshmem_ctx_float_atomic_fetch(c, &s->f, next) * 2);  // 1
-  out[6] = portshmem_int_atomic_swap(c, &s->i, 7, next);                  // 10 + me
+  out[5] = long(portshmem_ctx_float_atomic_fetch(c, &s->f, next) * 2); // 1
+  out[6] = portshmem_int_atomic_swap(c, &s->i, 7, next);               // 10 + me
 }
 
 TEST(Amo, CompatNamesForwardToTheCxxApi) {
@@ -446,4 +456,4 @@ TEST(Amo, CompatNamesForwardToTheCxxApi) {
   EXPECT_EQ(portshmem_free(s), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

@@ -7,24 +7,47 @@
 
 namespace {
 
-enum class bad { pe_negative, pe_too_large, dest_private, range_past_end, size_max, get_bad_pe, p_bad_pe, g_bad_address };
+enum class bad {
+  pe_negative,
+  pe_too_large,
+  dest_private,
+  range_past_end,
+  size_max,
+  get_bad_pe,
+  p_bad_pe,
+  g_bad_address
+};
 
 PORTSHMEM_GLOBAL void bad_call(portshmem::ctx c, bad which, char* sym, char* priv, std::size_t sym_bytes, int* g_out) {
   const int n = portshmem::n_pes(c), next = (portshmem::my_pe(c) + 1) % n;
   switch (which) {
-  case bad::pe_negative: portshmem::putmem(c, sym, priv, 64, -1); break;
-  case bad::pe_too_large: portshmem::putmem_block(c, sym, priv, 64, n); break;
-  case bad::dest_private: portshmem::putmem(c, priv, sym, 64, next); break;
+  case bad::pe_negative:
+    portshmem::putmem(c, sym, priv, 64, -1);
+    break;
+  case bad::pe_too_large:
+    portshmem::putmem_block(c, sym, priv, 64, n);
+    break;
+  case bad::dest_private:
+    portshmem::putmem(c, priv, sym, 64, next);
+    break;
   case bad::range_past_end: {
     // Starts inside the heap, ends past it: would spill into whatever follows the neighbour's heap.
     char* last = c.heap + c.heap_size - 16;
     portshmem::putmem_wave(c, last, priv, 64, next);
     break;
   }
-  case bad::size_max: portshmem::putmem(c, sym, priv, ~std::size_t(0), next); break;
-  case bad::get_bad_pe: portshmem::getmem(c, priv, sym, 64, n + 5); break;
-  case bad::p_bad_pe: portshmem::p(c, reinterpret_cast<int*>(sym), 99, -3); break;
-  case bad::g_bad_address: *g_out = portshmem::g(c, reinterpret_cast<const int*>(priv), next); break;
+  case bad::size_max:
+    portshmem::putmem(c, sym, priv, ~std::size_t(0), next);
+    break;
+  case bad::get_bad_pe:
+    portshmem::getmem(c, priv, sym, 64, n + 5);
+    break;
+  case bad::p_bad_pe:
+    portshmem::p(c, reinterpret_cast<int*>(sym), 99, -3);
+    break;
+  case bad::g_bad_address:
+    *g_out = portshmem::g(c, reinterpret_cast<const int*>(priv), next);
+    break;
   }
   (void)sym_bytes;
 }
@@ -61,7 +84,7 @@ INSTANTIATE_TEST_SUITE_P(All, BadDeviceCall,
                                            bad::size_max, bad::get_bad_pe, bad::p_bad_pe, bad::g_bad_address));
 
 PORTSHMEM_GLOBAL void zero_length(portshmem::ctx c, char* sym, const char* src) {
-  portshmem::putmem(c, sym, src, 0, -1);  // zero bytes: nothing to do, nothing to check
+  portshmem::putmem(c, sym, src, 0, -1); // zero bytes: nothing to do, nothing to check
   portshmem::getmem_block(c, const_cast<char*>(src), sym, 0, c.n_pes);
 }
 
@@ -87,4 +110,4 @@ TEST(BadInput, HostPtrRejectsBadArguments) {
   EXPECT_EQ(portshmem_free(sym), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

@@ -17,7 +17,7 @@ PORTSHMEM_GLOBAL void compat_kernel(portshmem::ctx c, int* sym, long* lsym, cons
     portshmem::quiet(c);
   }
   portshmem::barrier_all_block(c);
-  if (t == 0) *g_out = portshmem_long_g(c, lsym, prev);  // prev's copy holds what prev's predecessor sent
+  if (t == 0) *g_out = portshmem_long_g(c, lsym, prev); // prev's copy holds what prev's predecessor sent
 }
 
 TEST(CompatNames, ForwardToTheCxxApi) {
@@ -45,4 +45,4 @@ TEST(CompatNames, ForwardToTheCxxApi) {
   EXPECT_EQ(portshmem_free(sym), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

@@ -26,7 +26,7 @@ TEST(Heap, AllocationsHaveTheSameOffsetOnEveryPE) {
     mp::run(gather_offsets, dim3(1), dim3(1), mp::context(), table, (unsigned long long)offset_of(b));
     const auto all = mp::to_host(table, mp::npes());
     for (int pe = 0; pe < mp::npes(); ++pe) EXPECT_EQ(all[pe], offset_of(b)) << "PE " << pe;
-    mp::barrier();  // everyone has read the table before anyone refills it
+    mp::barrier(); // everyone has read the table before anyone refills it
   }
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks[1]) % 4096, 0u);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks[0]) % 256, 0u);
@@ -42,7 +42,7 @@ TEST(Heap, ExhaustionFailsCleanlyAndLosesNothing) {
   ASSERT_NE(small, nullptr);
   EXPECT_EQ(portshmem_malloc(c.heap_size), nullptr);
   EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_OUT_OF_MEMORY);
-  void* again = portshmem_malloc(1024);  // the failed request took nothing
+  void* again = portshmem_malloc(1024); // the failed request took nothing
   EXPECT_NE(again, nullptr);
   EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
   EXPECT_EQ(portshmem_free(again), PORTSHMEM_SUCCESS);
@@ -83,19 +83,19 @@ TEST(Heap, BadAlignmentAndBadFreeAreErrors) {
   EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_ARG);
   char* block = static_cast<char*>(portshmem_malloc(4096));
   ASSERT_NE(block, nullptr);
-  EXPECT_EQ(portshmem_free(block + 8), PORTSHMEM_ERR_NOT_SYMMETRIC);  // interior pointer: same on every PE
+  EXPECT_EQ(portshmem_free(block + 8), PORTSHMEM_ERR_NOT_SYMMETRIC); // interior pointer: same on every PE
   int local = 0;
-  EXPECT_EQ(portshmem_free(&local), PORTSHMEM_ERR_NOT_SYMMETRIC);  // not in the heap, on every PE
+  EXPECT_EQ(portshmem_free(&local), PORTSHMEM_ERR_NOT_SYMMETRIC); // not in the heap, on every PE
   EXPECT_EQ(portshmem_free(block), PORTSHMEM_SUCCESS);
-  EXPECT_EQ(portshmem_free(block), PORTSHMEM_ERR_NOT_SYMMETRIC);  // double free
+  EXPECT_EQ(portshmem_free(block), PORTSHMEM_ERR_NOT_SYMMETRIC); // double free
 }
 
 TEST(Heap, FreeOfDifferentBlocksFailsOnEveryPE) {
   void* a = portshmem_malloc(256);
   void* b = portshmem_malloc(256);
   EXPECT_EQ(portshmem_free(mp::me() == 0 ? a : b), PORTSHMEM_ERR_MISMATCH);
-  EXPECT_EQ(portshmem_free(a), PORTSHMEM_SUCCESS);  // both still live
+  EXPECT_EQ(portshmem_free(a), PORTSHMEM_SUCCESS); // both still live
   EXPECT_EQ(portshmem_free(b), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

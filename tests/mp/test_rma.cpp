@@ -70,10 +70,14 @@ using kernel_t = void (*)(portshmem::ctx, char*, const char*, std::size_t, int);
 template <form F>
 kernel_t kernel_for(op o) {
   switch (o) {
-  case op::put: return move_kernel<F, op::put>;
-  case op::put_nbi: return move_kernel<F, op::put_nbi>;
-  case op::get: return move_kernel<F, op::get>;
-  default: return move_kernel<F, op::get_nbi>;
+  case op::put:
+    return move_kernel<F, op::put>;
+  case op::put_nbi:
+    return move_kernel<F, op::put_nbi>;
+  case op::get:
+    return move_kernel<F, op::get>;
+  default:
+    return move_kernel<F, op::get_nbi>;
   }
 }
 
@@ -109,8 +113,8 @@ TEST_P(Rma, MovesExactlyTheRange) {
   char* priv = mp::private_alloc<char>(span);
   std::vector<char> fill(span, char(mp::kGuard)), data(span, char(mp::kGuard));
   for (std::size_t i = 0; i < tc.size; ++i) data[guard + tc.src_offset + i] = char(mp::pattern(mp::me(), i, salt));
-  mp::to_device(is_put ? priv : sym, data);  // the source side holds the pattern
-  mp::to_device(is_put ? sym : priv, fill);  // the destination side holds guards only
+  mp::to_device(is_put ? priv : sym, data); // the source side holds the pattern
+  mp::to_device(is_put ? sym : priv, fill); // the destination side holds guards only
   mp::barrier();
 
   const portshmem::ctx c = mp::context();
@@ -147,7 +151,7 @@ std::vector<rma_case> all_cases() {
       for (std::size_t s : small) {
         for (const auto& off : offsets) cases.push_back({f, o, s, off[0], off[1]});
       }
-      cases.push_back({f, o, (1u << 20) + 3, 5, 0});  // 1 MiB, unaligned destination and length
+      cases.push_back({f, o, (1u << 20) + 3, 5, 0}); // 1 MiB, unaligned destination and length
     }
   }
   // 64 MiB: aligned and unaligned, every op, block and thread forms.
@@ -161,4 +165,4 @@ std::vector<rma_case> all_cases() {
 
 INSTANTIATE_TEST_SUITE_P(AllForms, Rma, ::testing::ValuesIn(all_cases()), case_name);
 
-}  // namespace
+} // namespace

@@ -20,7 +20,9 @@ PORTSHMEM_DEVICE void count_wrong(unsigned long long* wrong) {
   arch::fetch_add<arch::order::relaxed, arch::scope::device>(wrong, 1ull);
 }
 
-PORTSHMEM_HOST_DEVICE long word_value(long round, std::size_t i) { return round * 1000 + long(i); }
+PORTSHMEM_HOST_DEVICE long word_value(long round, std::size_t i) {
+  return round * 1000 + long(i);
+}
 
 // ---- the ring: round k sends buffer (k % n) and signal (k % n) to the next PE ---------------------------------------
 
@@ -85,7 +87,7 @@ PORTSHMEM_GLOBAL void ring_kernel(portshmem::ctx c, long* data, std::uint64_t* s
 
 template <form F, bool Nbi, portshmem::signal_update Op, class Strength, class Cover, class Path>
 void check_ring() {
-  constexpr bool typed = std::is_same_v<Strength, mm::weak_t>;  // so each strength meets both spellings
+  constexpr bool typed = std::is_same_v<Strength, mm::weak_t>; // so each strength meets both spellings
   long* data = mp::sym_alloc<long>(mp::npes() * kWords);
   auto* sigs = static_cast<std::uint64_t*>(portshmem_calloc(mp::npes(), sizeof(std::uint64_t)));
   long* src = mp::private_alloc<long>(2 * kWords);
@@ -93,8 +95,8 @@ void check_ring() {
   mp::to_device(wrong, std::vector<unsigned long long>{0});
   mp::to_device(data, std::vector<long>(mp::npes() * kWords, 0));
   mp::barrier();
-  mp::run(ring_kernel<F, Nbi, typed, Op, Strength, Cover, Path>, dim3(1), dim3(mp::kBlockThreads), mp::context(),
-          data, sigs, src, wrong);
+  mp::run(ring_kernel<F, Nbi, typed, Op, Strength, Cover, Path>, dim3(1), dim3(mp::kBlockThreads), mp::context(), data,
+          sigs, src, wrong);
   EXPECT_EQ(mp::to_host(wrong, 1)[0], 0u) << "signals seen before their data, or with an unexpected value";
   EXPECT_EQ(portshmem_check_device_errors(), PORTSHMEM_SUCCESS);
   mp::barrier();
@@ -128,7 +130,9 @@ const ring_case kRingCases[] = {RING_FORMS(thread) RING_FORMS(wave) RING_FORMS(b
 
 class PutSignalRing : public ::testing::TestWithParam<ring_case> {};
 
-TEST_P(PutSignalRing, DataArrivesBeforeItsSignal) { GetParam().check(); }
+TEST_P(PutSignalRing, DataArrivesBeforeItsSignal) {
+  GetParam().check();
+}
 
 INSTANTIATE_TEST_SUITE_P(Signal, PutSignalRing, ::testing::ValuesIn(kRingCases),
                          [](const ::testing::TestParamInfo<ring_case>& p) { return std::string(p.param.name); });
@@ -158,7 +162,9 @@ PORTSHMEM_GLOBAL void add_kernel(portshmem::ctx c, long* data, std::uint64_t* co
                                           mm::comm);
       }
       break;
-    default: portshmem::put_signal_nbi_block(c, dest, from, kChunk, counter, 1, portshmem::signal_add, 0); break;
+    default:
+      portshmem::put_signal_nbi_block(c, dest, from, kChunk, counter, 1, portshmem::signal_add, 0);
+      break;
     }
   }
   if (t == 0) {
@@ -304,8 +310,8 @@ enum class bad_signal {
 
 constexpr long kGuardWord = 0x1122334455667788;
 
-PORTSHMEM_GLOBAL void bad_signal_kernel(portshmem::ctx c, bad_signal which, long* data, std::uint64_t* sig,
-                                        long* priv, std::uint64_t* out) {
+PORTSHMEM_GLOBAL void bad_signal_kernel(portshmem::ctx c, bad_signal which, long* data, std::uint64_t* sig, long* priv,
+                                        std::uint64_t* out) {
   const int n = portshmem::n_pes(c), next = (portshmem::my_pe(c) + 1) % n;
   const unsigned t = arch::thread_rank();
   auto* priv_sig = reinterpret_cast<std::uint64_t*>(priv);
@@ -324,7 +330,7 @@ PORTSHMEM_GLOBAL void bad_signal_kernel(portshmem::ctx c, bad_signal which, long
     break;
   case bad_signal::put_signal_nbi_dest_past_end:
     if (t == 0) {
-      long* last = reinterpret_cast<long*>(c.heap + c.heap_size) - 2;  // 8 elements starting 2 before the end
+      long* last = reinterpret_cast<long*>(c.heap + c.heap_size) - 2; // 8 elements starting 2 before the end
       portshmem::put_signal_nbi(c, last, priv, 8, sig, 1, portshmem::signal_add, next);
     }
     break;
@@ -338,7 +344,7 @@ PORTSHMEM_GLOBAL void bad_signal_kernel(portshmem::ctx c, bad_signal which, long
     if (t == 0) *out = portshmem::signal_fetch(c, priv_sig);
     break;
   case bad_signal::signal_wait_private:
-    if (t == 0) *out = portshmem::signal_wait_until(c, priv_sig, cmp::eq, 12345);  // must not wait
+    if (t == 0) *out = portshmem::signal_wait_until(c, priv_sig, cmp::eq, 12345); // must not wait
     break;
   }
 }
@@ -453,4 +459,4 @@ TEST(Signal, CompatNamesForwardToTheCxxApi) {
   EXPECT_EQ(portshmem_free(data), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

@@ -26,7 +26,8 @@ PORTSHMEM_GLOBAL void message_passing(portshmem::ctx c, long* data, long* flag, 
     if (P == publish::block_fence) {
       portshmem::put_block(c, buf, from, kWords, next);
     } else if (t == 0) {
-      P == publish::nbi_quiet ? portshmem::put_nbi(c, buf, from, kWords, next) : portshmem::put(c, buf, from, kWords, next);
+      P == publish::nbi_quiet ? portshmem::put_nbi(c, buf, from, kWords, next)
+                              : portshmem::put(c, buf, from, kWords, next);
     }
     if (t == 0) {
       P == publish::fence || P == publish::block_fence ? portshmem::fence(c) : portshmem::quiet(c);
@@ -35,8 +36,8 @@ PORTSHMEM_GLOBAL void message_passing(portshmem::ctx c, long* data, long* flag, 
     }
     portshmem::arch::block_sync();
     for (std::size_t i = t; i < kWords; i += threads) {
-      if (buf[i] != k) portshmem::arch::fetch_add<portshmem::arch::order::relaxed, portshmem::arch::scope::device>(
-          stale, 1ull);
+      if (buf[i] != k)
+        portshmem::arch::fetch_add<portshmem::arch::order::relaxed, portshmem::arch::scope::device>(stale, 1ull);
     }
     portshmem::arch::block_sync();
   }
@@ -62,10 +63,18 @@ void check_message_passing() {
   EXPECT_EQ(portshmem_free(data), PORTSHMEM_SUCCESS);
 }
 
-TEST(Sync, FenceOrdersPutBeforeFlag) { check_message_passing<publish::fence>(); }
-TEST(Sync, QuietCompletesPutBeforeFlag) { check_message_passing<publish::quiet>(); }
-TEST(Sync, QuietCompletesNbiPutBeforeFlag) { check_message_passing<publish::nbi_quiet>(); }
-TEST(Sync, FenceOrdersBlockPutBeforeFlag) { check_message_passing<publish::block_fence>(); }
+TEST(Sync, FenceOrdersPutBeforeFlag) {
+  check_message_passing<publish::fence>();
+}
+TEST(Sync, QuietCompletesPutBeforeFlag) {
+  check_message_passing<publish::quiet>();
+}
+TEST(Sync, QuietCompletesNbiPutBeforeFlag) {
+  check_message_passing<publish::nbi_quiet>();
+}
+TEST(Sync, FenceOrdersBlockPutBeforeFlag) {
+  check_message_passing<publish::block_fence>();
+}
 
 /// Round r: every PE writes r into slot (r % 2) of every other PE with p, then barrier_all (or quiet + sync_all);
 /// after it, every slot (r % 2) of this PE must hold r from every PE.
@@ -78,14 +87,14 @@ PORTSHMEM_GLOBAL void barrier_rounds(portshmem::ctx c, int* slots, unsigned long
       portshmem::p(c, slots + (r % 2) * n + me, r, pe);
     }
     if (UseSync) {
-      portshmem::quiet(c);  // every thread: its own p is complete
+      portshmem::quiet(c); // every thread: its own p is complete
       portshmem::sync_all_block(c);
     } else {
       portshmem::barrier_all_block(c);
     }
     for (int pe = int(t); pe < n; pe += int(portshmem::arch::block_threads())) {
-      if (portshmem::arch::load<portshmem::arch::order::relaxed, portshmem::arch::scope::system>(
-              slots + (r % 2) * n + pe) != r) {
+      if (portshmem::arch::load<portshmem::arch::order::relaxed, portshmem::arch::scope::system>(slots + (r % 2) * n +
+                                                                                                 pe) != r) {
         portshmem::arch::fetch_add<portshmem::arch::order::relaxed, portshmem::arch::scope::device>(stale, 1ull);
       }
     }
@@ -106,8 +115,12 @@ void check_barrier_rounds() {
   EXPECT_EQ(portshmem_free(slots), PORTSHMEM_SUCCESS);
 }
 
-TEST(Sync, BarrierAllSeparatesRounds) { check_barrier_rounds<false>(); }
-TEST(Sync, QuietPlusSyncAllSeparatesRounds) { check_barrier_rounds<true>(); }
+TEST(Sync, BarrierAllSeparatesRounds) {
+  check_barrier_rounds<false>();
+}
+TEST(Sync, QuietPlusSyncAllSeparatesRounds) {
+  check_barrier_rounds<true>();
+}
 
 /// wait_until returns once the comparison holds; test reports it without waiting.
 PORTSHMEM_GLOBAL void compare_kernel(portshmem::ctx c, long* ivar, int* results) {
@@ -166,4 +179,4 @@ TEST(Sync, PtrGivesALoadStorePath) {
   EXPECT_EQ(portshmem_free(buf), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

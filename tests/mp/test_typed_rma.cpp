@@ -4,7 +4,7 @@
 
 namespace {
 
-constexpr std::size_t kElems = 77;  // odd, so vector paths meet a tail
+constexpr std::size_t kElems = 77; // odd, so vector paths meet a tail
 enum region { by_put, by_put_wave, by_put_block, by_put_nbi, by_p, source, regions };
 enum fetched { by_get, by_get_wave, by_get_nbi_block, by_g, fetches };
 
@@ -32,7 +32,8 @@ PORTSHMEM_GLOBAL void typed_kernel(portshmem::ctx c, T* sym, const T* src, T* ou
   if (t == 0) portshmem::get(c, out + by_get * kElems, theirs, kElems, prev);
   if (first_wave) portshmem::get_wave(c, out + by_get_wave * kElems, theirs, kElems, prev);
   portshmem::get_nbi_block(c, out + by_get_nbi_block * kElems, theirs, kElems, prev);
-  for (std::size_t i = t; i < kElems; i += a::block_threads()) out[by_g * kElems + i] = portshmem::g(c, theirs + i, prev);
+  for (std::size_t i = t; i < kElems; i += a::block_threads())
+    out[by_g * kElems + i] = portshmem::g(c, theirs + i, prev);
   if (t == 0) portshmem::quiet(c);
   portshmem::barrier_all_block(c);
 }
@@ -44,7 +45,8 @@ class TypedRma : public ::testing::Test {};
 using rma_types = ::testing::Types<float, double, char, signed char, short, int, long, long long, unsigned char,
                                    unsigned short, unsigned int, unsigned long, unsigned long long
 #if PORTSHMEM_PLATFORM_HOST
-                                   , long double
+                                   ,
+                                   long double
 #endif
                                    >;
 TYPED_TEST_SUITE(TypedRma, rma_types);
@@ -81,4 +83,4 @@ TYPED_TEST(TypedRma, EveryFormDeliversEveryElement) {
   EXPECT_EQ(portshmem_free(sym), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

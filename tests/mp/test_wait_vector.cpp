@@ -23,7 +23,7 @@ PORTSHMEM_GLOBAL void untouched_kernel(portshmem::ctx c, T* ivars, std::size_t s
   out[3] = portshmem::test_all(c, ivars, slots, nullptr, cmp::eq, T(0), mm::relaxed);
   out[4] = portshmem::test_any(c, ivars, slots, nullptr, cmp::eq, T(0), mm::comm);
   out[5] = portshmem::test_all(c, ivars, 0, nullptr, cmp::ne, T(0));
-  portshmem::wait_until_all(c, ivars, 0, nullptr, cmp::ne, T(0));  // nothing to wait for
+  portshmem::wait_until_all(c, ivars, 0, nullptr, cmp::ne, T(0)); // nothing to wait for
   out[6] = portshmem::wait_until_any(c, ivars, 0, nullptr, cmp::ne, T(0));
   out[7] = portshmem::wait_until_some(c, ivars, 0, indices, nullptr, cmp::ne, T(0));
 }
@@ -39,8 +39,8 @@ PORTSHMEM_GLOBAL void one_writer_kernel(portshmem::ctx c, T* ivars, std::size_t 
   portshmem::fence(c);
   portshmem::atomic_set(c, ivars + me, T(me + 1), next);
   out[0] = portshmem::wait_until_any(c, ivars, slots, nullptr, cmp::ne, T(0));
-  out[1] = data[0] == 1000L + prev;  // an ordinary load after the default (acquire) wait sees the published datum
-  out[2] = portshmem::wait_until_any(c, ivars, slots, none, cmp::ne, T(0));  // all excluded: SIZE_MAX at once
+  out[1] = data[0] == 1000L + prev; // an ordinary load after the default (acquire) wait sees the published datum
+  out[2] = portshmem::wait_until_any(c, ivars, slots, none, cmp::ne, T(0)); // all excluded: SIZE_MAX at once
   out[3] = portshmem::wait_until_some(c, ivars, slots, indices, nullptr, cmp::ne, T(0), mm::comm);
   out[4] = indices[0];
   portshmem::wait_until_all(c, ivars, slots, only_prev, cmp::eq, T(prev + 1));
@@ -48,7 +48,7 @@ PORTSHMEM_GLOBAL void one_writer_kernel(portshmem::ctx c, T* ivars, std::size_t 
   out[6] = portshmem::wait_until_some_vector(c, ivars, slots, indices + 1, tail_out, cmp::eq, want, mm::relaxed);
   out[7] = indices[1];
   portshmem::wait_until_all_vector(c, ivars, slots, only_prev, cmp::ge, want, mm::node);
-  out[8] = portshmem::wait_until_some(c, ivars, slots, indices, none, cmp::ne, T(0));  // all excluded: 0 at once
+  out[8] = portshmem::wait_until_some(c, ivars, slots, indices, none, cmp::ne, T(0)); // all excluded: 0 at once
 }
 
 // ---- every PE's slot written on every PE; the tail still 0 ----------------------------------------------------------
@@ -169,9 +169,9 @@ TYPED_TEST(WaitVector, AllAnySomeAndTestHonourStatusAndValues) {
   }
   EXPECT_EQ(portshmem_check_device_errors(), PORTSHMEM_SUCCESS);
   mp::barrier();
-  for (void* p : {static_cast<void*>(only_prev), static_cast<void*>(tail_out), static_cast<void*>(skip0),
-                  static_cast<void*>(none), static_cast<void*>(want), static_cast<void*>(indices),
-                  static_cast<void*>(out)}) {
+  for (void* p :
+       {static_cast<void*>(only_prev), static_cast<void*>(tail_out), static_cast<void*>(skip0),
+        static_cast<void*>(none), static_cast<void*>(want), static_cast<void*>(indices), static_cast<void*>(out)}) {
     EXPECT_EQ(hipFree(p), hipSuccess);
   }
   EXPECT_EQ(portshmem_free(data), PORTSHMEM_SUCCESS);
@@ -181,7 +181,7 @@ TYPED_TEST(WaitVector, AllAnySomeAndTestHonourStatusAndValues) {
 // ---- an array outside the symmetric heap: recorded, no wait -------------------------------------------------------
 
 PORTSHMEM_GLOBAL void bad_array_kernel(portshmem::ctx c, long* priv, std::size_t* indices, std::size_t* out) {
-  portshmem::wait_until_all(c, priv, 4, nullptr, cmp::eq, 12345L);  // would hang if it waited
+  portshmem::wait_until_all(c, priv, 4, nullptr, cmp::eq, 12345L); // would hang if it waited
   out[0] = portshmem::wait_until_any(c, priv, 4, nullptr, cmp::eq, 12345L);
   out[1] = portshmem::wait_until_some_vector(c, priv, 4, indices, nullptr, cmp::eq, priv);
   out[2] = portshmem::test_all(c, priv, 4, nullptr, cmp::eq, 0L);
@@ -213,8 +213,7 @@ TEST(WaitVectorBadInput, ArrayOutsideTheHeapIsRecordedAndNotAwaited) {
 
 /// Every PE sets its slot (me + 1) on every PE, then each PE waits on its own array through the C names.
 PORTSHMEM_GLOBAL void compat_wait_kernel(portshmem::ctx c, int* ivars, std::size_t* big, std::size_t slots,
-                                         const int* tail_out, const int* want, std::size_t* indices,
-                                         std::size_t* out) {
+                                         const int* tail_out, const int* want, std::size_t* indices, std::size_t* out) {
   const int me = portshmem::my_pe(c), n = portshmem::n_pes(c);
   for (int pe = 0; pe < n; ++pe) {
     portshmem_int_atomic_set(c, ivars + me, me + 1, pe);
@@ -222,17 +221,17 @@ PORTSHMEM_GLOBAL void compat_wait_kernel(portshmem::ctx c, int* ivars, std::size
   }
   portshmem_int_wait_until_all(c, ivars, slots, tail_out, PORTSHMEM_CMP_GE, 1);
   portshmem_ctx_size_wait_until_all(c, big, std::size_t(n), nullptr, PORTSHMEM_CMP_GE, 1);
-  out[0] = portshmem_int_wait_until_any(c, ivars, slots, tail_out, PORTSHMEM_CMP_EQ, n);  // slot n - 1
+  out[0] = portshmem_int_wait_until_any(c, ivars, slots, tail_out, PORTSHMEM_CMP_EQ, n); // slot n - 1
   out[1] = portshmem_ctx_int_wait_until_some(c, ivars, slots, indices, tail_out, PORTSHMEM_CMP_GT, 0);
   out[2] = portshmem_int_wait_until_any_vector(c, ivars, slots, nullptr, PORTSHMEM_CMP_EQ, want);
   out[3] = portshmem_int_wait_until_some_vector(c, ivars, slots, indices, tail_out, PORTSHMEM_CMP_EQ, want);
   out[4] = std::size_t(portshmem_int_test_all(c, ivars, slots, tail_out, PORTSHMEM_CMP_NE, 0));
-  out[5] = portshmem_ctx_int_test_any(c, ivars, slots, nullptr, PORTSHMEM_CMP_LT, 1);  // a tail slot
-  out[6] = portshmem_int_test_some(c, ivars, slots, indices, nullptr, PORTSHMEM_CMP_LE, 1);  // slot 0 and the tail
+  out[5] = portshmem_ctx_int_test_any(c, ivars, slots, nullptr, PORTSHMEM_CMP_LT, 1);       // a tail slot
+  out[6] = portshmem_int_test_some(c, ivars, slots, indices, nullptr, PORTSHMEM_CMP_LE, 1); // slot 0 and the tail
   out[7] = std::size_t(portshmem_int_test_all_vector(c, ivars, slots, nullptr, PORTSHMEM_CMP_EQ, want));
-  out[8] = portshmem_size_test_any_vector(c, big, std::size_t(n), nullptr, PORTSHMEM_CMP_NE, big);  // none differs
-  out[9] = portshmem_long_test_some_vector(c, reinterpret_cast<long*>(big), 0, indices, nullptr, PORTSHMEM_CMP_EQ,
-                                            nullptr);
+  out[8] = portshmem_size_test_any_vector(c, big, std::size_t(n), nullptr, PORTSHMEM_CMP_NE, big); // none differs
+  out[9] =
+      portshmem_long_test_some_vector(c, reinterpret_cast<long*>(big), 0, indices, nullptr, PORTSHMEM_CMP_EQ, nullptr);
 }
 
 TEST(WaitVectorCompat, NamesForwardToTheCxxApi) {
@@ -270,4 +269,4 @@ TEST(WaitVectorCompat, NamesForwardToTheCxxApi) {
   EXPECT_EQ(portshmem_free(ivars), PORTSHMEM_SUCCESS);
 }
 
-}  // namespace
+} // namespace

@@ -58,7 +58,7 @@ float median_ms(const Launch& launch) {
   return ms[ms.size() / 2];
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   const std::size_t max_bytes = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : (std::size_t(1) << 30);
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   int local = 0, devices = 1;
   MPI_Comm_rank(node, &local);
   cudaGetDeviceCount(&devices);
-  cudaSetDevice(local % devices);  // NVSHMEM needs the context before init
+  cudaSetDevice(local % devices); // NVSHMEM needs the context before init
   cudaFree(nullptr);
   MPI_Comm world = MPI_COMM_WORLD;
   nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
-  for (int pass = 0; pass < 2; ++pass) {  // pass 0 warms up
+  for (int pass = 0; pass < 2; ++pass) { // pass 0 warms up
     cudaMemset(sig, 0, sizeof *sig);
     cudaDeviceSynchronize();
     nvshmem_barrier_all();

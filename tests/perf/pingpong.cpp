@@ -58,7 +58,7 @@ double round_trip_us(std::uint64_t* flag, int rounds, const Launch& launch) {
   return us;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 10000;
@@ -78,15 +78,14 @@ int main(int argc, char** argv) {
   hipMemset(src, 0x5a, 64);
   auto* peers_flag = static_cast<std::uint64_t*>(portshmem_ptr(flag, 1 - me));
 
-  const double raw = round_trip_us(flag, rounds, [&] {
-    portshmem::launch(raw_flags, dim3(1), dim3(1), flag, peers_flag, me, rounds);
-  });
+  const double raw = round_trip_us(
+      flag, rounds, [&] { portshmem::launch(raw_flags, dim3(1), dim3(1), flag, peers_flag, me, rounds); });
   const double sig_default = round_trip_us(flag, rounds, [&] {
     portshmem::launch(put_signal_pingpong<>, dim3(1), dim3(1), c, data, static_cast<const char*>(src), flag, rounds);
   });
   const double sig_comm = round_trip_us(flag, rounds, [&] {
-    portshmem::launch(put_signal_pingpong<mm::comm_t>, dim3(1), dim3(1), c, data, static_cast<const char*>(src),
-                      flag, rounds);
+    portshmem::launch(put_signal_pingpong<mm::comm_t>, dim3(1), dim3(1), c, data, static_cast<const char*>(src), flag,
+                      rounds);
   });
   if (me == 0) {
     std::printf("# pingpong: PE 0 <-> PE 1, %s platform, %d rounds, 8-byte payload\n", portshmem_platform(), rounds);

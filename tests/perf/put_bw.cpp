@@ -39,7 +39,7 @@ double median_ms(const Launch& launch) {
   hipEvent_t start, stop;
   hipEventCreate(&start);
   hipEventCreate(&stop);
-  launch();  // warm-up: first touch, caches, clocks
+  launch(); // warm-up: first touch, caches, clocks
   hipDeviceSynchronize();
   std::vector<float> ms;
   for (int r = 0; r < kRepeats; ++r) {
@@ -57,7 +57,7 @@ double median_ms(const Launch& launch) {
   return ms[ms.size() / 2];
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   const std::size_t max_bytes = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : (std::size_t(1) << 30);
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   char* dest = static_cast<char*>(portshmem_malloc(max_bytes));
   char* src = nullptr;
   hipMalloc(&src, max_bytes);
-  hipMemset(src, 0x5a, max_bytes);  // never time on zeros
+  hipMemset(src, 0x5a, max_bytes); // never time on zeros
   hipDeviceSynchronize();
 
   // One block per multiprocessor (per CPU core on the host platform), as NVSHMEM's bandwidth tests run.

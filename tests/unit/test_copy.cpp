@@ -24,8 +24,8 @@ std::size_t copy_errors() {
           for (std::size_t i = 0; i < n; ++i) src[so + i] = char(i * 7 + 1);
           std::memset(dst, 0, sizeof dst);
           for (unsigned rank = 0; rank < size; ++rank) {
-            portshmem::detail::copy_bytes<a::cache::keep, a::cache::bypass, a::scope::system, Run>(dst + d, src + so,
-                                                                                                   n, rank, size);
+            portshmem::detail::copy_bytes<a::cache::keep, a::cache::bypass, a::scope::system, Run>(dst + d, src + so, n,
+                                                                                                   rank, size);
           }
           for (std::size_t i = 0; i < sizeof dst; ++i) {
             const bool inside = i >= d && i < d + n;
@@ -38,10 +38,14 @@ std::size_t copy_errors() {
   return errors;
 }
 
-TEST(Copy, GpuScheduleCopiesExactlyTheRange) { EXPECT_EQ(copy_errors<1>(), 0u); }
-TEST(Copy, HostScheduleCopiesExactlyTheRange) { EXPECT_EQ(copy_errors<portshmem::detail::kCopyRunUnits>(), 0u); }
+TEST(Copy, GpuScheduleCopiesExactlyTheRange) {
+  EXPECT_EQ(copy_errors<1>(), 0u);
+}
+TEST(Copy, HostScheduleCopiesExactlyTheRange) {
+  EXPECT_EQ(copy_errors<portshmem::detail::kCopyRunUnits>(), 0u);
+}
 
-}  // namespace
+} // namespace
 #else
 TEST(Copy, RunsOnTheHostPlatform) {
   GTEST_SKIP() << "both copy schedules are exercised by the host build; GPU builds run them in the mp tests";

@@ -19,8 +19,8 @@ namespace {
 namespace detail = portshmem::detail;
 using detail::config;
 using detail::log_level;
-using detail::transport_choice;
 using detail::mps_choice;
+using detail::transport_choice;
 
 constexpr std::uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
 constexpr std::uint64_t kSecond = 1'000'000'000;

@@ -11,7 +11,7 @@ using portshmem::arch::host::kWaveSize;
 using portshmem::arch::host::run_grid;
 
 TEST(HostLaunch, EveryThreadRunsOnceWithItsIdentity) {
-  constexpr unsigned blocks = 5, threads = 19;  // 19: the last wave of each block is partial
+  constexpr unsigned blocks = 5, threads = 19; // 19: the last wave of each block is partial
   std::vector<std::atomic<int>> seen(blocks * threads);
   std::atomic<int> bad{0};
   run_grid(blocks, threads, [&] {
@@ -23,7 +23,7 @@ TEST(HostLaunch, EveryThreadRunsOnceWithItsIdentity) {
   });
   for (auto& s : seen) EXPECT_EQ(s.load(), 1);
   EXPECT_EQ(bad.load(), 0);
-  EXPECT_EQ(current_thread, nullptr);  // nothing leaks to the launching thread
+  EXPECT_EQ(current_thread, nullptr); // nothing leaks to the launching thread
 }
 
 TEST(HostLaunch, BlockBarrierSeparatesPhases) {
@@ -62,6 +62,6 @@ TEST(HostLaunch, WaveBarrierCoversOnlyItsWave) {
 
 TEST(HostLaunch, LargeGridsRunInBatches) {
   std::atomic<int> count{0};
-  run_grid(100, 64, [&] { count++; });  // 6400 threads: more than run at once
+  run_grid(100, 64, [&] { count++; }); // 6400 threads: more than run at once
   EXPECT_EQ(count.load(), 6400);
 }

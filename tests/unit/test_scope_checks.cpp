@@ -32,10 +32,10 @@ struct fake_world {
 TEST(ScopeChecks, DeviceScopeReachesOnlyItsGpu) {
   fake_world w;
   const int value = 42;
-  portshmem::put(w.c, reinterpret_cast<int*>(w.heaps[0]), &value, 1, 1, mm::device);  // same GPU: allowed
+  portshmem::put(w.c, reinterpret_cast<int*>(w.heaps[0]), &value, 1, 1, mm::device); // same GPU: allowed
   EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[1]), 42);
   EXPECT_EQ(w.error.count, 0u);
-  portshmem::put(w.c, reinterpret_cast<int*>(w.heaps[0]), &value, 1, 2, mm::device);  // PE 2: other node
+  portshmem::put(w.c, reinterpret_cast<int*>(w.heaps[0]), &value, 1, 2, mm::device); // PE 2: other node
   EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[2]), 0) << "a rejected call must not write";
   EXPECT_EQ(w.error.count, 1u);
   EXPECT_EQ(w.error.status, PORTSHMEM_ERR_SCOPE);
@@ -49,21 +49,20 @@ TEST(ScopeChecks, NodeScopeReachesOnlyItsNode) {
   EXPECT_EQ(portshmem::g(w.c, reinterpret_cast<int*>(w.heaps[0]), 2, mm::node), 0);
   EXPECT_EQ(w.error.count, 1u);
   EXPECT_EQ(w.error.status, PORTSHMEM_ERR_SCOPE);
-  portshmem::p(w.c, reinterpret_cast<int*>(w.heaps[0]), 9, 2);  // system scope reaches everyone
+  portshmem::p(w.c, reinterpret_cast<int*>(w.heaps[0]), 9, 2); // system scope reaches everyone
   EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[2]), 9);
 }
 
 TEST(ScopeChecks, GroupFormsReportOnce) {
   fake_world w;
   char src[64] = {1};
-  portshmem::arch::host::run_grid(1, 16, [&] {
-    portshmem::putmem_block(w.c, w.heaps[0], src, sizeof src, 2, mm::device);
-  });
+  portshmem::arch::host::run_grid(1, 16,
+                                  [&] { portshmem::putmem_block(w.c, w.heaps[0], src, sizeof src, 2, mm::device); });
   EXPECT_EQ(w.error.count, 1u);
   EXPECT_EQ(w.heaps[2][0], 0);
 }
 
-}  // namespace
+} // namespace
 #else
 TEST(ScopeChecks, RunOnTheHostPlatform) {
   GTEST_SKIP() << "the fabricated-placement scope checks run on the host platform; GPU builds check real placement "

@@ -61,7 +61,7 @@ PORTSHMEM_DEVICE unsigned grid_dim(int d) {
   return (items + size - 1) / size;
 }
 #ifdef __AMDGCN_WAVEFRONT_SIZE
-inline constexpr unsigned kWaveSize = __AMDGCN_WAVEFRONT_SIZE;  // 64 on gfx9
+inline constexpr unsigned kWaveSize = __AMDGCN_WAVEFRONT_SIZE; // 64 on gfx9
 #else
 inline constexpr unsigned kWaveSize = warpSize;
 #endif
@@ -71,9 +71,9 @@ PORTSHMEM_DEVICE void block_barrier() {
   __builtin_amdgcn_s_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
 }
-}  // namespace detail
+} // namespace detail
 
-}  // namespace portshmem::arch
+} // namespace portshmem::arch
 
 #include "portshmem/arch/gpu_common.hpp"
 
@@ -115,11 +115,13 @@ inline constexpr int hip_scope = S == scope::wave     ? __HIP_MEMORY_SCOPE_WAVEF
                                  : S == scope::device ? __HIP_MEMORY_SCOPE_AGENT
                                                       : __HIP_MEMORY_SCOPE_SYSTEM;
 // Keeps the compiler from moving any memory access across this point; emits nothing.
-PORTSHMEM_DEVICE void compiler_barrier() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+PORTSHMEM_DEVICE void compiler_barrier() {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
 // s_waitcnt vmcnt(0) lgkmcnt(0) in the gfx9 encoding (vmcnt [3:0]+[15:14], expcnt [6:4], lgkmcnt [11:8]; the same
 // on gfx90a and gfx942). lgkmcnt too because flat (generic-pointer) accesses count in both counters.
 inline constexpr int kWaitVmLgkm = 0x0070;
-}  // namespace detail
+} // namespace detail
 
 // ---- fences ---------------------------------------------------------------------------------------------------------
 /// C++ fence at scope S (relaxed: compiler barrier only); at system scope it writes back / invalidates the L2.
@@ -155,8 +157,10 @@ template <order O, scope S>
 inline constexpr bool kSplitRelease = (S == scope::device || S == scope::system) &&
                                       (O == order::release || O == order::acq_rel || O == order::seq_cst);
 template <order O, scope S>
-inline constexpr order kAtomicPart = !kSplitRelease<O, S> ? O : O == order::release ? order::relaxed : order::acquire;
-}  // namespace detail
+inline constexpr order kAtomicPart = !kSplitRelease<O, S>  ? O
+                                     : O == order::release ? order::relaxed
+                                                           : order::acquire;
+} // namespace detail
 
 /// The release half of an atomic of order O, issued before it as a fence (see detail::kSplitRelease).
 template <order O, scope S>
@@ -225,7 +229,7 @@ PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
   constexpr order part = detail::kAtomicPart<O, S>;
   __hip_atomic_compare_exchange_strong(p, &expected, desired, detail::hip_order<part>, detail::hip_load_order<part>,
                                        detail::hip_scope<S>);
-  return expected;  // holds the old value whether or not the exchange happened
+  return expected; // holds the old value whether or not the exchange happened
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T fetch_add(T* p, T v) {
@@ -272,7 +276,7 @@ PORTSHMEM_DEVICE void store_bypass(U* p, U u) {
   else
     __builtin_nontemporal_store(u, p);
 }
-}  // namespace detail
+} // namespace detail
 
 /// Stores v at p (1, 2, 4, 8 or 16 bytes, naturally aligned). Not ordered by itself: a fence_comm<release, S> (bypass)
 /// or fence<release, S> (keep) publishes it.
@@ -333,13 +337,19 @@ PORTSHMEM_DEVICE void wave_sync() {
 
 // ---- misc -----------------------------------------------------------------------------------------------------------
 /// Spin-wait backoff: s_sleep 1 (about 64 clocks) lets the other waves of the SIMD issue.
-PORTSHMEM_DEVICE void spin_pause() { __builtin_amdgcn_s_sleep(1); }
+PORTSHMEM_DEVICE void spin_pause() {
+  __builtin_amdgcn_s_sleep(1);
+}
 /// Nanoseconds from the steady counter: s_memrealtime on gfx9, a constant 100 MHz clock (10 ns per tick) shared by
 /// the whole device, unlike s_memtime, which counts the shader clock.
-PORTSHMEM_DEVICE std::uint64_t time_ns() { return __builtin_readsteadycounter() * 10; }
-[[noreturn]] PORTSHMEM_DEVICE void trap() { __builtin_trap(); }
+PORTSHMEM_DEVICE std::uint64_t time_ns() {
+  return __builtin_readsteadycounter() * 10;
+}
+[[noreturn]] PORTSHMEM_DEVICE void trap() {
+  __builtin_trap();
+}
 
-}  // namespace portshmem::arch
+} // namespace portshmem::arch
 
 #undef PORTSHMEM_AMD_FENCE_SCOPED
 #undef PORTSHMEM_AMD_SCOPE_BITS

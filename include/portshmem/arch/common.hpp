@@ -83,6 +83,6 @@ inline constexpr bool is_data_type = (sizeof(T) == 1 || sizeof(T) == 2 || sizeof
                                      (alignof(T) >= sizeof(T) || sizeof(T) == 1);
 template <class T>
 inline constexpr bool is_atomic_type = sizeof(T) == 4 || sizeof(T) == 8;
-}  // namespace detail
+} // namespace detail
 
-}  // namespace portshmem::arch
+} // namespace portshmem::arch

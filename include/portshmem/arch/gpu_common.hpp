@@ -19,14 +19,22 @@ PORTSHMEM_DEVICE unsigned thread_rank() {
   return detail::thread_idx(0) +
          detail::block_dim(0) * (detail::thread_idx(1) + detail::block_dim(1) * detail::thread_idx(2));
 }
-PORTSHMEM_DEVICE unsigned block_threads() { return detail::block_dim(0) * detail::block_dim(1) * detail::block_dim(2); }
+PORTSHMEM_DEVICE unsigned block_threads() {
+  return detail::block_dim(0) * detail::block_dim(1) * detail::block_dim(2);
+}
 PORTSHMEM_DEVICE unsigned block_rank() {
   return detail::block_idx(0) +
          detail::grid_dim(0) * (detail::block_idx(1) + detail::grid_dim(1) * detail::block_idx(2));
 }
-PORTSHMEM_DEVICE unsigned grid_blocks() { return detail::grid_dim(0) * detail::grid_dim(1) * detail::grid_dim(2); }
-PORTSHMEM_DEVICE unsigned wave_size() { return detail::kWaveSize; }
-PORTSHMEM_DEVICE unsigned lane() { return thread_rank() % detail::kWaveSize; }
+PORTSHMEM_DEVICE unsigned grid_blocks() {
+  return detail::grid_dim(0) * detail::grid_dim(1) * detail::grid_dim(2);
+}
+PORTSHMEM_DEVICE unsigned wave_size() {
+  return detail::kWaveSize;
+}
+PORTSHMEM_DEVICE unsigned lane() {
+  return thread_rank() % detail::kWaveSize;
+}
 /// Threads of the caller's wave that exist: the last wave of a block whose size is not a multiple of the wave is short.
 PORTSHMEM_DEVICE unsigned wave_threads() {
   const unsigned first = thread_rank() / detail::kWaveSize * detail::kWaveSize;
@@ -35,7 +43,9 @@ PORTSHMEM_DEVICE unsigned wave_threads() {
 }
 
 // ---- group sync -----------------------------------------------------------------------------------------------------
-PORTSHMEM_DEVICE void block_sync() { detail::block_barrier(); }
+PORTSHMEM_DEVICE void block_sync() {
+  detail::block_barrier();
+}
 
 // ---- launch (host code of a GPU translation unit) -------------------------------------------------------------------
 /// Launches kernel(args...) on grid x block threads with shared_bytes of dynamic shared memory, asynchronously on
@@ -47,5 +57,4 @@ inline hipError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::
   return hipGetLastError();
 }
 
-
-}  // namespace portshmem::arch
+} // namespace portshmem::arch

@@ -16,13 +16,27 @@
 namespace portshmem::arch {
 
 // ---- identity -------------------------------------------------------------------------------------------------
-inline unsigned thread_rank() { return host::current_thread ? host::current_thread->thread : 0; }
-inline unsigned block_threads() { return host::current_thread ? host::current_thread->threads : 1; }
-inline unsigned block_rank() { return host::current_thread ? host::current_thread->block : 0; }
-inline unsigned grid_blocks() { return host::current_thread ? host::current_thread->blocks : 1; }
-inline unsigned wave_size() { return host::current_thread ? host::current_thread->wave_size : 1; }
-inline unsigned lane() { return thread_rank() % wave_size(); }
-inline unsigned wave_threads() { return host::current_thread ? host::current_thread->wave_threads : 1; }
+inline unsigned thread_rank() {
+  return host::current_thread ? host::current_thread->thread : 0;
+}
+inline unsigned block_threads() {
+  return host::current_thread ? host::current_thread->threads : 1;
+}
+inline unsigned block_rank() {
+  return host::current_thread ? host::current_thread->block : 0;
+}
+inline unsigned grid_blocks() {
+  return host::current_thread ? host::current_thread->blocks : 1;
+}
+inline unsigned wave_size() {
+  return host::current_thread ? host::current_thread->wave_size : 1;
+}
+inline unsigned lane() {
+  return thread_rank() % wave_size();
+}
+inline unsigned wave_threads() {
+  return host::current_thread ? host::current_thread->wave_threads : 1;
+}
 
 // ---- group sync: the barrier's mutex orders memory among the group's threads ------------------------------------
 inline void block_sync() {
@@ -36,25 +50,26 @@ inline void wave_sync() {
 namespace host {
 constexpr std::memory_order to_std(order o) {
   switch (o) {
-  case order::relaxed: return std::memory_order_relaxed;
-  case order::acquire: return std::memory_order_acquire;
-  case order::release: return std::memory_order_release;
-  case order::acq_rel: return std::memory_order_acq_rel;
-  default: return std::memory_order_seq_cst;
+  case order::relaxed:
+    return std::memory_order_relaxed;
+  case order::acquire:
+    return std::memory_order_acquire;
+  case order::release:
+    return std::memory_order_release;
+  case order::acq_rel:
+    return std::memory_order_acq_rel;
+  default:
+    return std::memory_order_seq_cst;
   }
 }
 // A load may not carry release semantics, a store no acquire: map them to the strongest order each allows.
 constexpr std::memory_order load_order(order o) {
-  return o == order::release ? std::memory_order_relaxed
-         : o == order::acq_rel ? std::memory_order_acquire
-                               : to_std(o);
+  return o == order::release ? std::memory_order_relaxed : o == order::acq_rel ? std::memory_order_acquire : to_std(o);
 }
 constexpr std::memory_order store_order(order o) {
-  return o == order::acquire ? std::memory_order_relaxed
-         : o == order::acq_rel ? std::memory_order_release
-                               : to_std(o);
+  return o == order::acquire ? std::memory_order_relaxed : o == order::acq_rel ? std::memory_order_release : to_std(o);
 }
-}  // namespace host
+} // namespace host
 
 template <order O, scope S, class T>
 inline T load(const T* p) {
@@ -71,7 +86,7 @@ inline T exchange(T* p, T v) {
 template <order O, scope S, class T>
 inline T compare_exchange(T* p, T expected, T desired) {
   std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, host::to_std(O), host::load_order(O));
-  return expected;  // holds the old value whether or not the exchange happened
+  return expected; // holds the old value whether or not the exchange happened
 }
 template <order O, scope S, class T>
 inline T fetch_add(T* p, T v) {
@@ -126,7 +141,7 @@ inline T load_data(const T* p) {
   }
 }
 template <cache C, scope S = scope::system>
-inline void store_data(vec16* p, const vec16& v) {  // two 8-byte halves: each atomic, as on GPUs
+inline void store_data(vec16* p, const vec16& v) { // two 8-byte halves: each atomic, as on GPUs
   auto* q = reinterpret_cast<std::uint64_t*>(p);
   std::uint64_t h[2];
   std::memcpy(h, &v, sizeof h);
@@ -145,13 +160,17 @@ inline vec16 load_data(const vec16* p) {
 
 // ---- misc ---------------------------------------------------------------------------------------------------------
 /// Spin-wait backoff: CPU threads of many PEs share few cores, so give the core away.
-inline void spin_pause() { std::this_thread::yield(); }
+inline void spin_pause() {
+  std::this_thread::yield();
+}
 inline std::uint64_t time_ns() {
   return std::uint64_t(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
           .count());
 }
-[[noreturn]] inline void trap() { std::abort(); }
+[[noreturn]] inline void trap() {
+  std::abort();
+}
 
 /// Runs kernel(args...) on a grid of CPU threads (see host_launch.hpp); synchronous, like every host-platform call.
 template <class... Params, class... Args>
@@ -161,4 +180,4 @@ inline hipError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::
   return hipSuccess;
 }
 
-}  // namespace portshmem::arch
+} // namespace portshmem::arch

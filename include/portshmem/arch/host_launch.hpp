@@ -60,7 +60,7 @@ void run_grid(unsigned blocks, unsigned threads, const Body& body) {
   const unsigned per_batch = std::max(1u, kMaxConcurrentThreads / threads);
   for (unsigned first = 0; first < blocks; first += per_batch) {
     const unsigned batch = std::min(per_batch, blocks - first);
-    std::deque<barrier> block_barriers;  // deque: barriers cannot move
+    std::deque<barrier> block_barriers; // deque: barriers cannot move
     const unsigned waves = (threads + kWaveSize - 1) / kWaveSize;
     std::deque<barrier> wave_barriers;
     for (unsigned b = 0; b < batch; ++b) {
@@ -73,8 +73,14 @@ void run_grid(unsigned blocks, unsigned threads, const Body& body) {
     for (unsigned b = 0; b < batch; ++b) {
       for (unsigned t = 0; t < threads; ++t) {
         const unsigned w = t / kWaveSize;
-        infos[b * threads + t] = {t,         threads, first + b, blocks, kWaveSize, &block_barriers[b],
-                                  &wave_barriers[b * waves + w], std::min(kWaveSize, threads - w * kWaveSize)};
+        infos[b * threads + t] = {t,
+                                  threads,
+                                  first + b,
+                                  blocks,
+                                  kWaveSize,
+                                  &block_barriers[b],
+                                  &wave_barriers[b * waves + w],
+                                  std::min(kWaveSize, threads - w * kWaveSize)};
         workers.emplace_back([&, info = &infos[b * threads + t]] {
           current_thread = info;
           body();
@@ -86,4 +92,4 @@ void run_grid(unsigned blocks, unsigned threads, const Body& body) {
   }
 }
 
-}  // namespace portshmem::arch::host
+} // namespace portshmem::arch::host

@@ -17,20 +17,30 @@
 namespace portshmem::arch {
 
 namespace detail {
-PORTSHMEM_DEVICE unsigned thread_idx(int d) { return d == 0 ? threadIdx.x : d == 1 ? threadIdx.y : threadIdx.z; }
-PORTSHMEM_DEVICE unsigned block_idx(int d) { return d == 0 ? blockIdx.x : d == 1 ? blockIdx.y : blockIdx.z; }
-PORTSHMEM_DEVICE unsigned block_dim(int d) { return d == 0 ? blockDim.x : d == 1 ? blockDim.y : blockDim.z; }
-PORTSHMEM_DEVICE unsigned grid_dim(int d) { return d == 0 ? gridDim.x : d == 1 ? gridDim.y : gridDim.z; }
+PORTSHMEM_DEVICE unsigned thread_idx(int d) {
+  return d == 0 ? threadIdx.x : d == 1 ? threadIdx.y : threadIdx.z;
+}
+PORTSHMEM_DEVICE unsigned block_idx(int d) {
+  return d == 0 ? blockIdx.x : d == 1 ? blockIdx.y : blockIdx.z;
+}
+PORTSHMEM_DEVICE unsigned block_dim(int d) {
+  return d == 0 ? blockDim.x : d == 1 ? blockDim.y : blockDim.z;
+}
+PORTSHMEM_DEVICE unsigned grid_dim(int d) {
+  return d == 0 ? gridDim.x : d == 1 ? gridDim.y : gridDim.z;
+}
 inline constexpr unsigned kWaveSize = 32;
-PORTSHMEM_DEVICE void block_barrier() { __syncthreads(); }
-}  // namespace detail
+PORTSHMEM_DEVICE void block_barrier() {
+  __syncthreads();
+}
+} // namespace detail
 
-}  // namespace portshmem::arch
+} // namespace portshmem::arch
 
 #include "portshmem/arch/gpu_common.hpp"
 
 // Expands STMT(scope-string, ...) once, for the PTX scope of S; the string literals concatenate into the asm template.
-#define PORTSHMEM_NV_SCOPED(S, STMT, ...)                                                                             \
+#define PORTSHMEM_NV_SCOPED(S, STMT, ...)                                                                              \
   if constexpr ((S) == scope::system) {                                                                                \
     STMT("sys", __VA_ARGS__);                                                                                          \
   } else if constexpr ((S) == scope::device) {                                                                         \
@@ -42,23 +52,23 @@ PORTSHMEM_DEVICE void block_barrier() { __syncthreads(); }
 // across them, since the hardware ordering they request means nothing if the compiler has already reordered.
 #define PORTSHMEM_NV_LD(SC, SEM)                                                                                       \
   if constexpr (sizeof(U) == 4)                                                                                        \
-    asm volatile("ld." SEM "." SC ".b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");                                    \
+    asm volatile("ld." SEM "." SC ".b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");                                     \
   else                                                                                                                 \
     asm volatile("ld." SEM "." SC ".b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory")
 #define PORTSHMEM_NV_ST(SC, SEM)                                                                                       \
   if constexpr (sizeof(U) == 4)                                                                                        \
-    asm volatile("st." SEM "." SC ".b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");                                      \
+    asm volatile("st." SEM "." SC ".b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");                                       \
   else                                                                                                                 \
     asm volatile("st." SEM "." SC ".b64 [%0], %1;" ::"l"(p), "l"(u) : "memory")
 // OP is the PTX operation with its type class (add.u, and.b, ...); the width (32/64) is appended here.
 #define PORTSHMEM_NV_RMW(SC, SEM, OP)                                                                                  \
   if constexpr (sizeof(U) == 4)                                                                                        \
-    asm volatile("atom." SEM "." SC "." OP "32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(u) : "memory");                 \
+    asm volatile("atom." SEM "." SC "." OP "32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(u) : "memory");                  \
   else                                                                                                                 \
     asm volatile("atom." SEM "." SC "." OP "64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(u) : "memory")
 #define PORTSHMEM_NV_CAS(SC, SEM)                                                                                      \
   if constexpr (sizeof(U) == 4)                                                                                        \
-    asm volatile("atom." SEM "." SC ".cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(e), "r"(d) : "memory");      \
+    asm volatile("atom." SEM "." SC ".cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(e), "r"(d) : "memory");       \
   else                                                                                                                 \
     asm volatile("atom." SEM "." SC ".cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(e), "l"(d) : "memory")
 #define PORTSHMEM_NV_FENCE(SC, SEM) asm volatile("fence." SEM "." SC ";" ::: "memory")
@@ -107,7 +117,7 @@ template <order O>
 inline constexpr bool load_acquires = O == order::acquire || O == order::acq_rel || O == order::seq_cst;
 template <order O>
 inline constexpr bool store_releases = O == order::release || O == order::acq_rel;
-}  // namespace detail
+} // namespace detail
 
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T load(const T* p) {
@@ -166,7 +176,7 @@ PORTSHMEM_NV_DEFINE_RMW(rmw_or, "or.b")
 PORTSHMEM_NV_DEFINE_RMW(rmw_xor, "xor.b")
 #undef PORTSHMEM_NV_DEFINE_RMW
 #undef PORTSHMEM_NV_RMW_ORDERED
-}  // namespace detail
+} // namespace detail
 
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T exchange(T* p, T v) {
@@ -243,7 +253,7 @@ PORTSHMEM_DEVICE U ld_cs(const U* p) {
     return r;
   }
 }
-}  // namespace detail
+} // namespace detail
 
 /// Stores v at p (1, 2, 4, 8 or 16 bytes, naturally aligned; 16 bytes as one vector access). Not ordered by itself.
 template <cache C, scope S = scope::system, class T>
@@ -298,7 +308,9 @@ PORTSHMEM_DEVICE void wave_sync() {
 
 // ---- misc -----------------------------------------------------------------------------------------------------------
 /// Spin-wait backoff: a short sleep frees issue slots for the warps doing the work being waited for.
-PORTSHMEM_DEVICE void spin_pause() { __nanosleep(32); }
+PORTSHMEM_DEVICE void spin_pause() {
+  __nanosleep(32);
+}
 /// Nanoseconds from %globaltimer (a global clock, comparable across SMs; its update granularity is ~1 us or finer).
 PORTSHMEM_DEVICE std::uint64_t time_ns() {
   std::uint64_t t;
@@ -310,7 +322,7 @@ PORTSHMEM_DEVICE std::uint64_t time_ns() {
   __builtin_unreachable();
 }
 
-}  // namespace portshmem::arch
+} // namespace portshmem::arch
 
 #undef PORTSHMEM_NV_SCOPED
 #undef PORTSHMEM_NV_LD

@@ -68,65 +68,63 @@ static_assert(int(portshmem::cmp::eq) == PORTSHMEM_CMP_EQ && int(portshmem::cmp:
   PORTSHMEM_DEVICE std::uint64_t PREFIX##signal_fetch(const portshmem::ctx& c, const std::uint64_t* sig) {             \
     return portshmem::signal_fetch(c, sig);                                                                            \
   }                                                                                                                    \
-  PORTSHMEM_DEVICE std::uint64_t PREFIX##signal_wait_until(const portshmem::ctx& c, std::uint64_t* sig, int op,       \
+  PORTSHMEM_DEVICE std::uint64_t PREFIX##signal_wait_until(const portshmem::ctx& c, std::uint64_t* sig, int op,        \
                                                            std::uint64_t value) {                                      \
-    return portshmem::signal_wait_until(c, sig, portshmem::cmp(op), value);                                           \
+    return portshmem::signal_wait_until(c, sig, portshmem::cmp(op), value);                                            \
   }
 
 // ---- waits on arrays: all / any / some, their _vector forms and the test_ forms, over the standard AMO types --------
 #define PORTSHMEM_DETAIL_WAIT_NAMES(PREFIX, NAME, TYPE)                                                                \
   PORTSHMEM_DEVICE void PREFIX##NAME##_wait_until_all(const portshmem::ctx& c, TYPE* ivars, std::size_t n,             \
-                                                      const int* status, int op, TYPE value) {                        \
-    portshmem::wait_until_all(c, ivars, n, status, portshmem::cmp(op), value);                                        \
+                                                      const int* status, int op, TYPE value) {                         \
+    portshmem::wait_until_all(c, ivars, n, status, portshmem::cmp(op), value);                                         \
   }                                                                                                                    \
   PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_wait_until_any(const portshmem::ctx& c, TYPE* ivars, std::size_t n,      \
-                                                             const int* status, int op, TYPE value) {                 \
-    return portshmem::wait_until_any(c, ivars, n, status, portshmem::cmp(op), value);                                 \
+                                                             const int* status, int op, TYPE value) {                  \
+    return portshmem::wait_until_any(c, ivars, n, status, portshmem::cmp(op), value);                                  \
   }                                                                                                                    \
   PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_wait_until_some(const portshmem::ctx& c, TYPE* ivars, std::size_t n,     \
-                                                              std::size_t* indices, const int* status, int op,        \
+                                                              std::size_t* indices, const int* status, int op,         \
                                                               TYPE value) {                                            \
-    return portshmem::wait_until_some(c, ivars, n, indices, status, portshmem::cmp(op), value);                       \
+    return portshmem::wait_until_some(c, ivars, n, indices, status, portshmem::cmp(op), value);                        \
   }                                                                                                                    \
   PORTSHMEM_DEVICE void PREFIX##NAME##_wait_until_all_vector(const portshmem::ctx& c, TYPE* ivars, std::size_t n,      \
-                                                             const int* status, int op, const TYPE* values) {         \
-    portshmem::wait_until_all_vector(c, ivars, n, status, portshmem::cmp(op), values);                                \
+                                                             const int* status, int op, const TYPE* values) {          \
+    portshmem::wait_until_all_vector(c, ivars, n, status, portshmem::cmp(op), values);                                 \
   }                                                                                                                    \
-  PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_wait_until_any_vector(const portshmem::ctx& c, TYPE* ivars,              \
-                                                                    std::size_t n, const int* status, int op,         \
-                                                                    const TYPE* values) {                              \
-    return portshmem::wait_until_any_vector(c, ivars, n, status, portshmem::cmp(op), values);                         \
+  PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_wait_until_any_vector(                                                   \
+      const portshmem::ctx& c, TYPE* ivars, std::size_t n, const int* status, int op, const TYPE* values) {            \
+    return portshmem::wait_until_any_vector(c, ivars, n, status, portshmem::cmp(op), values);                          \
   }                                                                                                                    \
   PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_wait_until_some_vector(const portshmem::ctx& c, TYPE* ivars,             \
                                                                      std::size_t n, std::size_t* indices,              \
-                                                                     const int* status, int op, const TYPE* values) { \
-    return portshmem::wait_until_some_vector(c, ivars, n, indices, status, portshmem::cmp(op), values);               \
+                                                                     const int* status, int op, const TYPE* values) {  \
+    return portshmem::wait_until_some_vector(c, ivars, n, indices, status, portshmem::cmp(op), values);                \
   }                                                                                                                    \
   PORTSHMEM_DEVICE int PREFIX##NAME##_test_all(const portshmem::ctx& c, TYPE* ivars, std::size_t n, const int* status, \
-                                               int op, TYPE value) {                                                  \
-    return portshmem::test_all(c, ivars, n, status, portshmem::cmp(op), value);                                       \
+                                               int op, TYPE value) {                                                   \
+    return portshmem::test_all(c, ivars, n, status, portshmem::cmp(op), value);                                        \
   }                                                                                                                    \
   PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_test_any(const portshmem::ctx& c, TYPE* ivars, std::size_t n,            \
-                                                       const int* status, int op, TYPE value) {                       \
-    return portshmem::test_any(c, ivars, n, status, portshmem::cmp(op), value);                                       \
+                                                       const int* status, int op, TYPE value) {                        \
+    return portshmem::test_any(c, ivars, n, status, portshmem::cmp(op), value);                                        \
   }                                                                                                                    \
   PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_test_some(const portshmem::ctx& c, TYPE* ivars, std::size_t n,           \
-                                                        std::size_t* indices, const int* status, int op,              \
-                                                        TYPE value) {                                                  \
-    return portshmem::test_some(c, ivars, n, indices, status, portshmem::cmp(op), value);                             \
+                                                        std::size_t* indices, const int* status, int op, TYPE value) { \
+    return portshmem::test_some(c, ivars, n, indices, status, portshmem::cmp(op), value);                              \
   }                                                                                                                    \
   PORTSHMEM_DEVICE int PREFIX##NAME##_test_all_vector(const portshmem::ctx& c, TYPE* ivars, std::size_t n,             \
-                                                      const int* status, int op, const TYPE* values) {                \
-    return portshmem::test_all_vector(c, ivars, n, status, portshmem::cmp(op), values);                               \
+                                                      const int* status, int op, const TYPE* values) {                 \
+    return portshmem::test_all_vector(c, ivars, n, status, portshmem::cmp(op), values);                                \
   }                                                                                                                    \
   PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_test_any_vector(const portshmem::ctx& c, TYPE* ivars, std::size_t n,     \
-                                                              const int* status, int op, const TYPE* values) {        \
-    return portshmem::test_any_vector(c, ivars, n, status, portshmem::cmp(op), values);                               \
+                                                              const int* status, int op, const TYPE* values) {         \
+    return portshmem::test_any_vector(c, ivars, n, status, portshmem::cmp(op), values);                                \
   }                                                                                                                    \
   PORTSHMEM_DEVICE std::size_t PREFIX##NAME##_test_some_vector(const portshmem::ctx& c, TYPE* ivars, std::size_t n,    \
-                                                               std::size_t* indices, const int* status, int op,       \
+                                                               std::size_t* indices, const int* status, int op,        \
                                                                const TYPE* values) {                                   \
-    return portshmem::test_some_vector(c, ivars, n, indices, status, portshmem::cmp(op), values);                     \
+    return portshmem::test_some_vector(c, ivars, n, indices, status, portshmem::cmp(op), values);                      \
   }
 
 #define PORTSHMEM_DETAIL_PLAIN_PUT_SIGNAL(NAME, TYPE) PORTSHMEM_DETAIL_PUT_SIGNAL_NAMES(portshmem_, NAME, TYPE)

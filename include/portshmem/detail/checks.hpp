@@ -37,7 +37,7 @@ PORTSHMEM_DEVICE char* remote_range(const ctx& c, const void* addr, std::size_t 
   portshmem_status_t bad = PORTSHMEM_SUCCESS;
   if (pe < 0 || pe >= c.n_pes) {
     bad = PORTSHMEM_ERR_INVALID_PE;
-  } else if (offset >= c.heap_size) {  // also catches addresses below the heap: the subtraction wrapped
+  } else if (offset >= c.heap_size) { // also catches addresses below the heap: the subtraction wrapped
     bad = PORTSHMEM_ERR_NOT_SYMMETRIC;
   } else if (bytes > c.heap_size - offset) {
     bad = PORTSHMEM_ERR_OVERFLOW;
@@ -55,7 +55,7 @@ PORTSHMEM_DEVICE char* remote_range(const ctx& c, const void* addr, std::size_t 
 template <class R>
 PORTSHMEM_DEVICE bool scope_reaches(const ctx& c, int pe, portshmem_call_id_t call, bool reporter = true) {
   if constexpr (PORTSHMEM_DEBUG_CHECKS && R::scope_of != mm::scope_kind::system) {
-    if (pe < 0 || pe >= c.n_pes || !c.pe_device) return true;  // remote_range reports a bad PE
+    if (pe < 0 || pe >= c.n_pes || !c.pe_device) return true; // remote_range reports a bad PE
     const std::int32_t mine = c.pe_device[c.my_pe], theirs = c.pe_device[pe];
     const bool reaches = R::scope_of == mm::scope_kind::device ? mine == theirs : (mine >> 16) == (theirs >> 16);
     if (!reaches && reporter) record_error(c, PORTSHMEM_ERR_SCOPE, call, pe, nullptr, 0);
@@ -70,4 +70,4 @@ PORTSHMEM_DEVICE bool is_local_symmetric(const ctx& c, const void* addr, std::si
   return offset < c.heap_size && bytes <= c.heap_size - offset;
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

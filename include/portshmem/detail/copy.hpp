@@ -53,7 +53,7 @@ PORTSHMEM_DEVICE void copy_units(Unit* dst, const Unit* src, std::size_t units, 
     const std::size_t lead = reinterpret_cast<std::uintptr_t>(dst) % kLineBytes / sizeof(Unit);
     const std::size_t end = units + lead, stride = std::size_t(size) * kCopyUnroll;
     std::size_t v = rank;
-    for (; v < end && (v < stride || v < lead); v += size) {  // the lead-in: check each index
+    for (; v < end && (v < stride || v < lead); v += size) { // the lead-in: check each index
       if (v >= lead) copy_one<Unit, L, C, S>(dst, src, v - lead);
     }
     for (; v + (kCopyUnroll - 1) * std::size_t(size) < end; v += stride) {
@@ -82,12 +82,12 @@ PORTSHMEM_DEVICE void copy_aligned_as(char* dst, const char* src, std::size_t n,
   const std::size_t units = (n - head) / U;
   const std::size_t tail_start = head + units * U;
   for (std::size_t i = rank; i < head; i += size) copy_one<char, L, C, S>(dst, src, i);
-  copy_units<Unit, L, C, S, Run>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units, rank,
-                      size);
+  copy_units<Unit, L, C, S, Run>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units,
+                                 rank, size);
   // The tail (shorter than a Unit) goes in halves, so a small message — an 8-byte put-with-signal — is one store.
   if constexpr (sizeof(Unit) > 1) {
     copy_aligned_as<typename half_unit<Unit>::type, L, C, S, Run>(dst + tail_start, src + tail_start, n - tail_start,
-                                                                 rank, size);
+                                                                  rank, size);
   }
 }
 
@@ -112,4 +112,4 @@ PORTSHMEM_DEVICE void copy_bytes(void* dst_, const void* src_, std::size_t n, un
   }
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

@@ -11,12 +11,12 @@ namespace portshmem::detail {
 inline constexpr int kBarrierRounds = 32;
 
 struct internal_area {
-  std::uint64_t barrier_arrivals[kBarrierRounds];  // round k: bumped once per barrier by PE (me - 2^k) mod n
-  std::uint64_t barrier_epoch;                     // barriers this PE has completed (read and written only here)
+  std::uint64_t barrier_arrivals[kBarrierRounds]; // round k: bumped once per barrier by PE (me - 2^k) mod n
+  std::uint64_t barrier_epoch;                    // barriers this PE has completed (read and written only here)
 };
 
 /// Bytes reserved at the heap start; generous so later runtime variables need no layout change.
 inline constexpr std::size_t kInternalHeapBytes = 64 * 1024;
 static_assert(sizeof(internal_area) <= kInternalHeapBytes, "internal area outgrew its reservation");
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

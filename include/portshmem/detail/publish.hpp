@@ -22,7 +22,7 @@ PORTSHMEM_DEVICE void covered_fence() {
 /// arch's comm fence is cheap (AMD) a comm-covered publication is fence_comm + relaxed atomic; otherwise the atomic
 /// itself is a release (on NVIDIA a release store is cheaper than fence + store).
 template <class R>
-inline constexpr bool kFenceThenRelaxed = R::cover == mm::coverage_kind::comm && arch::kCheapCommFence;
+inline constexpr bool kFenceThenRelaxed = R::cover == mm::coverage_kind::comm&& arch::kCheapCommFence;
 template <class R>
 inline constexpr arch::order kPublishOrder = kFenceThenRelaxed<R> ? arch::order::relaxed : arch::order::release;
 
@@ -42,7 +42,7 @@ PORTSHMEM_DEVICE T publish_add(T* p, T v) {
 /// relaxed otherwise (then observed() acquires once, after the value is seen) — and always relaxed for mm::relaxed.
 template <class R>
 inline constexpr arch::order kPollOrder =
-    R::acquire_of != mm::acquire_kind::relaxed && arch::kCheapAcquireLoad ? arch::order::acquire : arch::order::relaxed;
+    R::acquire_of != mm::acquire_kind::relaxed&& arch::kCheapAcquireLoad ? arch::order::acquire : arch::order::relaxed;
 
 /// After a wait saw its value with a kPollOrder load: acquire makes the waiting thread's later loads see what the
 /// writer published; comm orders only later comm reads (which bypass the non-coherent caches, so no invalidate is
@@ -58,4 +58,4 @@ PORTSHMEM_DEVICE void observed() {
   }
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

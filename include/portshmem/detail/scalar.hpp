@@ -37,4 +37,4 @@ PORTSHMEM_DEVICE T load_value(const T* p) {
   }
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

@@ -31,4 +31,4 @@ PORTSHMEM_DEVICE void spin_until(const ctx& c, const Ready& ready, portshmem_cal
   }
 }
 
-}  // namespace portshmem::detail
+} // namespace portshmem::detail

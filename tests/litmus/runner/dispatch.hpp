@@ -70,12 +70,18 @@ PORTSHMEM_DEVICE void with_signal_strength(std::uint8_t v, const F& f) {
 template <class Cmp>
 PORTSHMEM_DEVICE Cmp to_api_cmp(std::uint8_t v) {
   switch (v) {
-  case kEq: return Cmp::eq;
-  case kNe: return Cmp::ne;
-  case kLt: return Cmp::lt;
-  case kLe: return Cmp::le;
-  case kGt: return Cmp::gt;
-  default: return Cmp::ge;
+  case kEq:
+    return Cmp::eq;
+  case kNe:
+    return Cmp::ne;
+  case kLt:
+    return Cmp::lt;
+  case kLe:
+    return Cmp::le;
+  case kGt:
+    return Cmp::gt;
+  default:
+    return Cmp::ge;
   }
 }
 
@@ -83,12 +89,18 @@ PORTSHMEM_DEVICE Cmp to_api_cmp(std::uint8_t v) {
 template <class T>
 PORTSHMEM_DEVICE bool holds(std::uint8_t v, T a, T b) {
   switch (v) {
-  case kEq: return a == b;
-  case kNe: return a != b;
-  case kLt: return a < b;
-  case kLe: return a <= b;
-  case kGt: return a > b;
-  default: return a >= b;
+  case kEq:
+    return a == b;
+  case kNe:
+    return a != b;
+  case kLt:
+    return a < b;
+  case kLe:
+    return a <= b;
+  case kGt:
+    return a > b;
+  default:
+    return a >= b;
   }
 }
 

@@ -16,13 +16,15 @@ static_assert(int(OpKind::Put) == kPut && int(OpKind::P) == kP && int(OpKind::Pu
 static_assert(int(OpKind::Get) == kGet && int(OpKind::G) == kG && int(OpKind::GetNbi) == kGetNbi);
 static_assert(int(OpKind::AmoFetch) == kAmoFetch && int(OpKind::AmoSet) == kAmoSet && int(OpKind::AmoSwap) == kAmoSwap);
 static_assert(int(OpKind::AmoCompareSwap) == kAmoCompareSwap && int(OpKind::AmoFetchInc) == kAmoFetchInc);
-static_assert(int(OpKind::AmoInc) == kAmoInc && int(OpKind::AmoFetchAdd) == kAmoFetchAdd && int(OpKind::AmoAdd) == kAmoAdd);
+static_assert(int(OpKind::AmoInc) == kAmoInc && int(OpKind::AmoFetchAdd) == kAmoFetchAdd &&
+              int(OpKind::AmoAdd) == kAmoAdd);
 static_assert(int(OpKind::AmoFetchAnd) == kAmoFetchAnd && int(OpKind::AmoAnd) == kAmoAnd);
 static_assert(int(OpKind::AmoFetchOr) == kAmoFetchOr && int(OpKind::AmoOr) == kAmoOr);
 static_assert(int(OpKind::AmoFetchXor) == kAmoFetchXor && int(OpKind::AmoXor) == kAmoXor);
 static_assert(int(OpKind::PutSignal) == kPutSignal && int(OpKind::PutSignalNbi) == kPutSignalNbi);
 static_assert(int(OpKind::SignalOp) == kSignalOp && int(OpKind::SignalFetch) == kSignalFetch);
-static_assert(int(OpKind::SignalWait) == kSignalWait && int(OpKind::WaitUntil) == kWaitUntil && int(OpKind::Test) == kTest);
+static_assert(int(OpKind::SignalWait) == kSignalWait && int(OpKind::WaitUntil) == kWaitUntil &&
+              int(OpKind::Test) == kTest);
 static_assert(int(OpKind::Fence) == kFence && int(OpKind::Quiet) == kQuiet && int(OpKind::PeQuiet) == kPeQuiet);
 static_assert(int(OpKind::BarrierAll) == kBarrierAll && int(OpKind::SyncAll) == kSyncAll);
 static_assert(int(OpKind::Store) == kStore && int(OpKind::Load) == kLoad && int(OpKind::BypassLoad) == kBypassLoad);
@@ -103,7 +105,8 @@ bool placement_differs(const LitmusTest& t, const LitmusTest& r) {
   return false;
 }
 
-// ---- waits ------------------------------------------------------------------------------------------------------------
+// ---- waits
+// ------------------------------------------------------------------------------------------------------------
 
 namespace {
 
@@ -211,8 +214,8 @@ std::string unrunnable_reason(const LitmusTest& t, const std::vector<std::vector
     for (std::size_t i = 0; i < th.ops.size(); ++i) {
       const Op& op = th.ops[i];
       if (!op_runnable(int(op.kind)))
-        return std::string("not runnable yet: ") + model::op_name(op.kind) + " (" + op_unavailable_reason(int(op.kind)) +
-               ")";
+        return std::string("not runnable yet: ") + model::op_name(op.kind) + " (" +
+               op_unavailable_reason(int(op.kind)) + ")";
       if (op.kind == OpKind::SignalWait && modes[k][i] == kWaitByTest)
         return "line " + std::to_string(op.line) +
                ": a later write can make this signal_wait's condition false again, and the API has no signal test "
@@ -229,7 +232,8 @@ bool needs_serial(const LitmusTest& t) {
   return false;
 }
 
-// ---- encoding ---------------------------------------------------------------------------------------------------------
+// ---- encoding
+// ---------------------------------------------------------------------------------------------------------
 
 namespace {
 

@@ -128,11 +128,11 @@ LITMUS_CALL void call_put_signal(const ctx& c, const DevOp& op, std::int64_t* de
   if constexpr (std::is_same_v<CV, mm::comm_t> && std::is_same_v<DP, mm::keep_t>) {
     portshmem::detail::record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_SIGNAL, op.pe, dest, 8);
   } else if constexpr (Nbi) {
-    portshmem::put_signal_nbi(c, dest, &op.value, 1, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv,
-                              dp, st, sc);
+    portshmem::put_signal_nbi(c, dest, &op.value, 1, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv, dp,
+                              st, sc);
   } else {
-    portshmem::put_signal(c, dest, &op.value, 1, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv, dp,
-                          st, sc);
+    portshmem::put_signal(c, dest, &op.value, 1, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv, dp, st,
+                          sc);
   }
 }
 
@@ -150,9 +150,8 @@ LITMUS_CALL void run_wait(Instance& in, const DevOp& op, std::int64_t* ivar, Q..
       return;
     }
     portshmem::wait_until(c, ivar, to_api_cmp<portshmem::cmp>(op.cmp), op.value, q...);
-  } else if (!bounded_poll(in, [&] {
-               return portshmem::test(c, ivar, to_api_cmp<portshmem::cmp>(op.cmp), op.value, q...);
-             })) {
+  } else if (!bounded_poll(
+                 in, [&] { return portshmem::test(c, ivar, to_api_cmp<portshmem::cmp>(op.cmp), op.value, q...); })) {
     in.stuck = true;
   }
 }
@@ -167,7 +166,8 @@ LITMUS_CALL void run_signal_wait(Instance& in, const DevOp& op, std::uint64_t* s
     in.stuck = true;
     return;
   }
-  const std::uint64_t seen = portshmem::signal_wait_until(in.a.ctx, sig, to_api_cmp<portshmem::cmp>(op.cmp), value, q...);
+  const std::uint64_t seen =
+      portshmem::signal_wait_until(in.a.ctx, sig, to_api_cmp<portshmem::cmp>(op.cmp), value, q...);
   if (reg) *reg = std::int64_t(seen);
 }
 
@@ -175,20 +175,48 @@ LITMUS_CALL void run_signal_wait(Instance& in, const DevOp& op, std::uint64_t* s
 LITMUS_CALL void run_amo(const ctx& c, const DevOp& op, std::int64_t* L, std::int64_t* reg) {
   const int pe = op.pe;
   switch (op.kind) {
-  case kAmoFetch: *reg = portshmem::atomic_fetch(c, L, pe); break;
-  case kAmoSet: portshmem::atomic_set(c, L, op.value, pe); break;
-  case kAmoSwap: *reg = portshmem::atomic_swap(c, L, op.value, pe); break;
-  case kAmoCompareSwap: *reg = portshmem::atomic_compare_swap(c, L, op.value, op.value2, pe); break;
-  case kAmoFetchInc: *reg = portshmem::atomic_fetch_inc(c, L, pe); break;
-  case kAmoInc: portshmem::atomic_inc(c, L, pe); break;
-  case kAmoFetchAdd: *reg = portshmem::atomic_fetch_add(c, L, op.value, pe); break;
-  case kAmoAdd: portshmem::atomic_add(c, L, op.value, pe); break;
-  case kAmoFetchAnd: *reg = portshmem::atomic_fetch_and(c, L, op.value, pe); break;
-  case kAmoAnd: portshmem::atomic_and(c, L, op.value, pe); break;
-  case kAmoFetchOr: *reg = portshmem::atomic_fetch_or(c, L, op.value, pe); break;
-  case kAmoOr: portshmem::atomic_or(c, L, op.value, pe); break;
-  case kAmoFetchXor: *reg = portshmem::atomic_fetch_xor(c, L, op.value, pe); break;
-  default: portshmem::atomic_xor(c, L, op.value, pe); break;
+  case kAmoFetch:
+    *reg = portshmem::atomic_fetch(c, L, pe);
+    break;
+  case kAmoSet:
+    portshmem::atomic_set(c, L, op.value, pe);
+    break;
+  case kAmoSwap:
+    *reg = portshmem::atomic_swap(c, L, op.value, pe);
+    break;
+  case kAmoCompareSwap:
+    *reg = portshmem::atomic_compare_swap(c, L, op.value, op.value2, pe);
+    break;
+  case kAmoFetchInc:
+    *reg = portshmem::atomic_fetch_inc(c, L, pe);
+    break;
+  case kAmoInc:
+    portshmem::atomic_inc(c, L, pe);
+    break;
+  case kAmoFetchAdd:
+    *reg = portshmem::atomic_fetch_add(c, L, op.value, pe);
+    break;
+  case kAmoAdd:
+    portshmem::atomic_add(c, L, op.value, pe);
+    break;
+  case kAmoFetchAnd:
+    *reg = portshmem::atomic_fetch_and(c, L, op.value, pe);
+    break;
+  case kAmoAnd:
+    portshmem::atomic_and(c, L, op.value, pe);
+    break;
+  case kAmoFetchOr:
+    *reg = portshmem::atomic_fetch_or(c, L, op.value, pe);
+    break;
+  case kAmoOr:
+    portshmem::atomic_or(c, L, op.value, pe);
+    break;
+  case kAmoFetchXor:
+    *reg = portshmem::atomic_fetch_xor(c, L, op.value, pe);
+    break;
+  default:
+    portshmem::atomic_xor(c, L, op.value, pe);
+    break;
   }
 }
 
@@ -214,13 +242,18 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
     with_path(op.path, [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_put(c, L, &op.value, pe, dp, sc); }); });
     break;
   case kPutNbi: // the source is the op's own word in device memory: it stays unchanged until the quiet
-    with_path(op.path, [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_put_nbi(c, L, &op.value, pe, dp, sc); }); });
+    with_path(op.path,
+              [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_put_nbi(c, L, &op.value, pe, dp, sc); }); });
     break;
-  case kP: with_scope(op.scope, [&](auto sc) { call_p(c, L, op.value, pe, sc); }); break;
+  case kP:
+    with_scope(op.scope, [&](auto sc) { call_p(c, L, op.value, pe, sc); });
+    break;
   case kGet:
     with_path(op.path, [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_get(c, reg, L, pe, dp, sc); }); });
     break;
-  case kG: with_scope(op.scope, [&](auto sc) { *reg = call_g(c, L, pe, sc); }); break;
+  case kG:
+    with_scope(op.scope, [&](auto sc) { *reg = call_g(c, L, pe, sc); });
+    break;
   case kGetNbi: {
     std::int64_t* dest = word(a, op.off2, in.inst); // the caller's own copy of the destination location
     with_path(op.path, [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_get_nbi(c, dest, L, pe, dp, sc); }); });
@@ -239,7 +272,9 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
   case kAmoFetchOr:
   case kAmoOr:
   case kAmoFetchXor:
-  case kAmoXor: run_amo(c, op, L, reg); break;
+  case kAmoXor:
+    run_amo(c, op, L, reg);
+    break;
   // ---- signals
   case kPutSignal:
   case kPutSignalNbi: {
@@ -263,11 +298,14 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
   case kSignalOp: {
     auto* sig = reinterpret_cast<std::uint64_t*>(L);
     with_cover(op.cover, [&](auto cv) {
-      with_scope(op.scope, [&](auto sc) { call_signal_op(c, sig, std::uint64_t(op.value), to_update(op.update), pe, cv, sc); });
+      with_scope(op.scope,
+                 [&](auto sc) { call_signal_op(c, sig, std::uint64_t(op.value), to_update(op.update), pe, cv, sc); });
     });
     break;
   }
-  case kSignalFetch: *reg = std::int64_t(portshmem::signal_fetch(c, reinterpret_cast<std::uint64_t*>(L))); break;
+  case kSignalFetch:
+    *reg = std::int64_t(portshmem::signal_fetch(c, reinterpret_cast<std::uint64_t*>(L)));
+    break;
   case kSignalWait:
     with_strength(op.strength, [&](auto st) {
       with_scope(op.scope, [&](auto sc) { run_signal_wait(in, op, reinterpret_cast<std::uint64_t*>(L), reg, st, sc); });
@@ -295,7 +333,9 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
   case kBarrierAll:
     with_cover(op.cover, [&](auto cv) { with_scope(op.scope, [&](auto sc) { call_barrier_all(c, cv, sc); }); });
     break;
-  case kSyncAll: with_scope(op.scope, [&](auto sc) { call_sync_all(c, sc); }); break;
+  case kSyncAll:
+    with_scope(op.scope, [&](auto sc) { call_sync_all(c, sc); });
+    break;
   // ---- ordinary accesses
   case kStore:
     if (std::int64_t* p = ordinary(c, L, pe)) arch::store_data<arch::cache::keep>(p, op.value);
@@ -303,8 +343,12 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
   case kLoad:
     if (const std::int64_t* p = ordinary(c, L, pe)) *reg = arch::load_data<arch::cache::keep>(p);
     break;
-  case kBypassLoad: *reg = arch::load_data<arch::cache::bypass>(static_cast<const std::int64_t*>(L)); break;
-  default: portshmem::detail::record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_PTR, pe, L, 8); break;
+  case kBypassLoad:
+    *reg = arch::load_data<arch::cache::bypass>(static_cast<const std::int64_t*>(L));
+    break;
+  default:
+    portshmem::detail::record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_PTR, pe, L, 8);
+    break;
   }
 }
 
@@ -381,10 +425,18 @@ PORTSHMEM_DEVICE void run_stress(const BatchArgs& a, unsigned tid, std::uint64_t
       std::uint64_t* p = portshmem::ptr(c, a.stress + (x >> 13) % a.stress_words, pe);
       if (!p) continue;
       switch (x >> 62) {
-      case 0: arch::store_data<arch::cache::keep>(p, x); break;
-      case 1: sink += arch::load_data<arch::cache::keep>(static_cast<const std::uint64_t*>(p)); break;
-      case 2: arch::fetch_add<arch::order::relaxed, arch::scope::system>(p, std::uint64_t(1)); break;
-      default: arch::store_data<arch::cache::bypass>(p, x); break;
+      case 0:
+        arch::store_data<arch::cache::keep>(p, x);
+        break;
+      case 1:
+        sink += arch::load_data<arch::cache::keep>(static_cast<const std::uint64_t*>(p));
+        break;
+      case 2:
+        arch::fetch_add<arch::order::relaxed, arch::scope::system>(p, std::uint64_t(1));
+        break;
+      default:
+        arch::store_data<arch::cache::bypass>(p, x);
+        break;
       }
     }
     if (arch::load<arch::order::relaxed, arch::scope::system>(done) >= a.workers_total || arch::time_ns() > deadline)
@@ -406,9 +458,13 @@ PORTSHMEM_GLOBAL void litmus_batch_kernel(BatchArgs a) {
   }
 }
 
-bool op_runnable(int kind) { return kind >= 0 && kind < kOpKinds; }
+bool op_runnable(int kind) {
+  return kind >= 0 && kind < kOpKinds;
+}
 
-const char* op_unavailable_reason(int kind) { return op_runnable(kind) ? "" : "unknown op kind"; }
+const char* op_unavailable_reason(int kind) {
+  return op_runnable(kind) ? "" : "unknown op kind";
+}
 
 int run_batch(const BatchArgs& args, unsigned blocks, unsigned threads) {
   if (blocks == 0 || threads == 0) return hipSuccess;

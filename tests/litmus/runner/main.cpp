@@ -77,7 +77,7 @@ struct Buffers {
     done = rendezvous + 2 * l.capacity;
     stress = done + 32;
     ok = check(hipMalloc(&regs, l.capacity * std::max<std::uint32_t>(nregs, 1) * l.stride * sizeof(std::int64_t)),
-                   "hipMalloc") &&
+               "hipMalloc") &&
          check(hipMalloc(&stuck, l.capacity * sizeof(std::int32_t)), "hipMalloc") &&
          check(hipMalloc(&perm, l.capacity * sizeof(std::uint32_t)), "hipMalloc") &&
          check(hipMalloc(&ops, std::max<std::size_t>(nops, 1) * sizeof(DevOp)), "hipMalloc") &&
@@ -135,7 +135,8 @@ int bcast_int(int v) {
 
 std::string map_text(const std::vector<int>& map) {
   std::string s;
-  for (std::size_t j = 0; j < map.size(); ++j) s += (j ? " " : "") + ("P" + std::to_string(j)) + "->PE" + std::to_string(map[j]);
+  for (std::size_t j = 0; j < map.size(); ++j)
+    s += (j ? " " : "") + ("P" + std::to_string(j)) + "->PE" + std::to_string(map[j]);
   return s;
 }
 
@@ -170,8 +171,8 @@ int run_test(const Job& job, const std::string& file, int index, std::vector<Sum
     return 0;
   };
   if (t.pes > job.np)
-    return skip("needs " + std::to_string(t.pes) + " PEs, the job has " + std::to_string(job.np) +
-                " (run with -np " + std::to_string(t.pes) + ")");
+    return skip("needs " + std::to_string(t.pes) + " PEs, the job has " + std::to_string(job.np) + " (run with -np " +
+                std::to_string(t.pes) + ")");
   const auto modes = wait_modes(t);
   if (std::string why = unrunnable_reason(t, modes); !why.empty()) return skip(why);
   const auto maps = candidate_maps(t, job.places);
@@ -246,7 +247,8 @@ int run_test(const Job& job, const std::string& file, int index, std::vector<Sum
   std::string tighter_where;
   std::vector<std::int64_t> host_heap(layout.words(nsyms));
   for (int b = 0; done_iters < job.iterations; ++b) {
-    const std::uint32_t n = static_cast<std::uint32_t>(std::min<std::uint64_t>(layout.capacity, job.iterations - done_iters));
+    const std::uint32_t n =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(layout.capacity, job.iterations - done_iters));
     std::mt19937_64 rng(mix(o.seed ^ mix(std::uint64_t(index) << 32 | std::uint64_t(b))));
     const std::vector<int>& map = maps[rng() % maps.size()];
     std::vector<std::uint32_t> perm(n);
@@ -289,8 +291,8 @@ int run_test(const Job& job, const std::string& file, int index, std::vector<Sum
               check(hipMemset(buf.regs, 0, layout.capacity * max_regs * layout.stride * 8), "hipMemset") &&
               check(hipMemset(buf.stuck, 0, layout.capacity * 4), "hipMemset") &&
               check(hipMemcpy(buf.perm, perm.data(), n * 4, hipMemcpyHostToDevice), "hipMemcpy") &&
-              (ops.empty() || check(hipMemcpy(buf.ops, ops.data(), ops.size() * sizeof(DevOp), hipMemcpyHostToDevice),
-                                    "hipMemcpy"));
+              (ops.empty() ||
+               check(hipMemcpy(buf.ops, ops.data(), ops.size() * sizeof(DevOp), hipMemcpyHostToDevice), "hipMemcpy"));
 
     BatchArgs a;
     a.ctx = job.ctx;
@@ -336,7 +338,8 @@ int run_test(const Job& job, const std::string& file, int index, std::vector<Sum
     if (my_pe_in_test >= 0) {
       ok = check(hipMemcpy(host_heap.data(), buf.heap, host_heap.size() * 8, hipMemcpyDeviceToHost), "hipMemcpy") && ok;
       for (int s = 0; s < nsyms; ++s)
-        for (std::uint32_t i = 0; i < n; ++i) blob.push_back(host_heap[layout.offset(s) + std::uint64_t(i) * layout.stride]);
+        for (std::uint32_t i = 0; i < n; ++i)
+          blob.push_back(host_heap[layout.offset(s) + std::uint64_t(i) * layout.stride]);
       if (my_thread >= 0) {
         std::vector<std::int32_t> st(n);
         std::vector<std::int64_t> rg(std::size_t(n) * nregs * layout.stride);
@@ -388,8 +391,7 @@ int run_test(const Job& job, const std::string& file, int index, std::vector<Sum
         }
         tally->add(out, stuck, real_allowed);
       }
-      if (o.verbose)
-        std::printf("  batch %d: %u instances on %s\n", b, n, map_text(map).c_str());
+      if (o.verbose) std::printf("  batch %d: %u instances on %s\n", b, n, map_text(map).c_str());
     }
     done_iters += n;
   }
@@ -412,8 +414,9 @@ int run_test(const Job& job, const std::string& file, int index, std::vector<Sum
                 tighter_where.c_str(), tighter_allowed, tally->declared().keys.size());
   std::fputs(text.c_str(), stdout);
   if (!s.note.empty()) std::printf("  %s\n", s.note.c_str());
-  if (s.stuck) std::printf("  warning: %llu stuck iterations (a wait that never saw its value)\n",
-                           static_cast<unsigned long long>(s.stuck));
+  if (s.stuck)
+    std::printf("  warning: %llu stuck iterations (a wait that never saw its value)\n",
+                static_cast<unsigned long long>(s.stuck));
   std::printf("  %s\n", s.verdict.c_str());
   std::printf("litmus,%s,%s,%llu,%zu,%llu,%llu\n\n", t.name.c_str(), job.platform.c_str(),
               static_cast<unsigned long long>(s.iterations), s.allowed, static_cast<unsigned long long>(s.forbidden),
@@ -457,7 +460,8 @@ int main(int argc, char** argv) {
   if (portshmem_get_ctx(&job.ctx) != PORTSHMEM_SUCCESS) return 2;
   {
     std::vector<std::int32_t> where(job.np, 0);
-    if (job.ctx.pe_device) check(hipMemcpy(where.data(), job.ctx.pe_device, job.np * 4, hipMemcpyDeviceToHost), "hipMemcpy");
+    if (job.ctx.pe_device)
+      check(hipMemcpy(where.data(), job.ctx.pe_device, job.np * 4, hipMemcpyDeviceToHost), "hipMemcpy");
     for (int r = 0; r < job.np; ++r) job.places.push_back(RealPlace{where[r], where[r] >> 16});
   }
   const bool host = job.platform == "host";
@@ -497,10 +501,14 @@ int main(int argc, char** argv) {
   if (job.me == 0) {
     int pass = 0, fail = 0, skip = 0, error = 0;
     for (const auto& s : summaries) {
-      if (s.verdict == "PASS") ++pass;
-      else if (s.verdict == "SKIP") ++skip;
-      else if (s.verdict == "ERROR") ++error;
-      else ++fail;
+      if (s.verdict == "PASS")
+        ++pass;
+      else if (s.verdict == "SKIP")
+        ++skip;
+      else if (s.verdict == "ERROR")
+        ++error;
+      else
+        ++fail;
     }
     std::printf("== summary: %d passed, %d FAILED, %d skipped, %d errors, %.1f s\n", pass, fail, skip, error, secs);
     for (const auto& s : summaries)

@@ -12,11 +12,41 @@ namespace litmus_runner {
 // Op kinds and qualifier values are the numeric values of the model's enums (model/litmus.hpp: OpKind, Coverage,
 // Scope, DataPath, Strength, SignalStrength, SignalUpdate, Cmp); encode.cpp checks the correspondence at compile time.
 enum : std::uint8_t {
-  kPut, kP, kPutNbi, kGet, kG, kGetNbi,
-  kAmoFetch, kAmoSet, kAmoSwap, kAmoCompareSwap, kAmoFetchInc, kAmoInc, kAmoFetchAdd, kAmoAdd,
-  kAmoFetchAnd, kAmoAnd, kAmoFetchOr, kAmoOr, kAmoFetchXor, kAmoXor,
-  kPutSignal, kPutSignalNbi, kSignalOp, kSignalFetch, kSignalWait, kWaitUntil, kTest,
-  kFence, kQuiet, kPeQuiet, kBarrierAll, kSyncAll, kStore, kLoad, kBypassLoad,
+  kPut,
+  kP,
+  kPutNbi,
+  kGet,
+  kG,
+  kGetNbi,
+  kAmoFetch,
+  kAmoSet,
+  kAmoSwap,
+  kAmoCompareSwap,
+  kAmoFetchInc,
+  kAmoInc,
+  kAmoFetchAdd,
+  kAmoAdd,
+  kAmoFetchAnd,
+  kAmoAnd,
+  kAmoFetchOr,
+  kAmoOr,
+  kAmoFetchXor,
+  kAmoXor,
+  kPutSignal,
+  kPutSignalNbi,
+  kSignalOp,
+  kSignalFetch,
+  kSignalWait,
+  kWaitUntil,
+  kTest,
+  kFence,
+  kQuiet,
+  kPeQuiet,
+  kBarrierAll,
+  kSyncAll,
+  kStore,
+  kLoad,
+  kBypassLoad,
   kOpKinds
 };
 enum : std::uint8_t { kCoverAll, kCoverComm };
@@ -62,25 +92,25 @@ struct BatchArgs {
   const DevOp* ops = nullptr; // device memory, nops entries
   std::int32_t nops = 0;
   std::int32_t role = kRoleStress;
-  std::int64_t* heap = nullptr;      // symmetric: the test's locations, [sym][instance * stride]
+  std::int64_t* heap = nullptr;        // symmetric: the test's locations, [sym][instance * stride]
   std::uint64_t* rendezvous = nullptr; // symmetric: [instance][2] counter and start time, used on PE `leader`
-  std::uint64_t* done = nullptr;     // symmetric: finished worker threads, used on PE 0
-  std::uint64_t* stress = nullptr;   // symmetric: the stress threads' playground
+  std::uint64_t* done = nullptr;       // symmetric: finished worker threads, used on PE 0
+  std::uint64_t* stress = nullptr;     // symmetric: the stress threads' playground
   std::uint64_t stress_words = 0;
-  std::int64_t* regs = nullptr;      // private: [instance][nregs], each register `stride` words apart
-  std::int32_t* stuck = nullptr;     // private: [instance], 1 when a wait gave up
+  std::int64_t* regs = nullptr;        // private: [instance][nregs], each register `stride` words apart
+  std::int32_t* stuck = nullptr;       // private: [instance], 1 when a wait gave up
   const std::uint32_t* perm = nullptr; // private: the order in which instances are run (same on every PE)
-  std::uint32_t n = 0;               // instances in this batch
-  std::uint32_t stride = 1;          // words between two instances of one location (and between two registers)
+  std::uint32_t n = 0;                 // instances in this batch
+  std::uint32_t stride = 1;            // words between two instances of one location (and between two registers)
   std::uint32_t nregs = 0;
-  std::uint32_t worker_threads = 0;  // threads of this launch that run instances (the first blocks)
-  std::int32_t leader = 0;           // PE holding the rendezvous counters
-  std::int32_t participants = 0;     // litmus threads that meet at each instance's rendezvous (0: no rendezvous)
-  std::uint64_t workers_total = 0;   // worker threads of all PEs: the stress threads stop when `done` reaches it
+  std::uint32_t worker_threads = 0; // threads of this launch that run instances (the first blocks)
+  std::int32_t leader = 0;          // PE holding the rendezvous counters
+  std::int32_t participants = 0;    // litmus threads that meet at each instance's rendezvous (0: no rendezvous)
+  std::uint64_t workers_total = 0;  // worker threads of all PEs: the stress threads stop when `done` reaches it
   std::uint64_t seed = 0;
-  std::uint32_t max_delay = 0;       // random delay before an instance's first call, in spin iterations
-  std::uint32_t sync_ns = 0;         // the rendezvous' start time lies this far after the last thread arrived
-  std::uint64_t budget_ns = 0;       // after this long every wait gives up at once (its instance is "stuck")
+  std::uint32_t max_delay = 0; // random delay before an instance's first call, in spin iterations
+  std::uint32_t sync_ns = 0;   // the rendezvous' start time lies this far after the last thread arrived
+  std::uint64_t budget_ns = 0; // after this long every wait gives up at once (its instance is "stuck")
 };
 
 /// Whether this build can run an op kind through the real API, and if not why (every kind of model/litmus.hpp runs

@@ -116,7 +116,8 @@ std::string Tally::report(Summary& s) const {
     if (row->forbidden && declared_->keys.count(k)) {
       // The registers and reported locations are allowed, but some other location's final value is not.
       out << " -- final state of every location:";
-      for (int li = 0; li < t_.loc_count(); ++li) out << " " << t_.loc_name(t_.loc_at(li)) << "=" << row->example.mem[li];
+      for (int li = 0; li < t_.loc_count(); ++li)
+        out << " " << t_.loc_name(t_.loc_at(li)) << "=" << row->example.mem[li];
     }
     out << "\n";
     s.forbidden += row->forbidden + row->forbidden_real;

@@ -20,8 +20,8 @@ namespace model = portshmem::model;
 struct Allowed {
   model::LitmusTest test;
   model::ModelResult result;
-  std::set<std::vector<std::int64_t>> keys;      // projections of the allowed outcomes
-  std::set<model::Outcome> whole;                // allowed outcomes with the final value of every location
+  std::set<std::vector<std::int64_t>> keys; // projections of the allowed outcomes
+  std::set<model::Outcome> whole;           // allowed outcomes with the final value of every location
   std::map<std::vector<std::int64_t>, model::Outcome> example; // an allowed outcome per key
 };
 
@@ -35,14 +35,14 @@ std::vector<std::int64_t> key_of(const model::LitmusTest& t, const model::Outcom
 struct Summary {
   std::string name;
   std::uint64_t iterations = 0;
-  std::size_t allowed = 0;          // distinct allowed outcomes (projected)
-  std::size_t observed = 0;         // distinct observed outcomes (projected)
-  std::uint64_t forbidden = 0;      // iterations with an outcome the model forbids (declared or real placement)
-  std::uint64_t weak = 0;           // iterations with an allowed outcome that satisfies the test's condition
-  std::uint64_t stuck = 0;          // iterations in which a wait gave up
-  bool condition_allowed = false;   // the model allows the condition (the test has a weak outcome to look for)
+  std::size_t allowed = 0;        // distinct allowed outcomes (projected)
+  std::size_t observed = 0;       // distinct observed outcomes (projected)
+  std::uint64_t forbidden = 0;    // iterations with an outcome the model forbids (declared or real placement)
+  std::uint64_t weak = 0;         // iterations with an allowed outcome that satisfies the test's condition
+  std::uint64_t stuck = 0;        // iterations in which a wait gave up
+  bool condition_allowed = false; // the model allows the condition (the test has a weak outcome to look for)
   bool pass = true;
-  std::string verdict;              // PASS / FAIL / SKIP ...
+  std::string verdict; // PASS / FAIL / SKIP ...
   std::string note;
 };
 

@@ -2,10 +2,9 @@
 // the device handle.
 #include <unistd.h>
 
-#include <algorithm>
-#include <cstring>
 #include <string>
 
+#include "gpu/device_state.hpp"
 #include "log.hpp"
 #include "portshmem/detail/internal_area.hpp"
 #include "portshmem/gpu_runtime.hpp"
@@ -38,51 +37,6 @@ portshmem_status_t choose_transports(runtime& rt) {
     }
   }
   return PORTSHMEM_SUCCESS;
-}
-
-/// Copies the peer table to device memory and allocates the host-visible error record.
-portshmem_status_t build_device_handle(runtime& rt) {
-  const std::size_t table_bytes = rt.peer_heaps.size() * sizeof(char*);
-  char** table = nullptr;
-  if (hipMalloc(&table, table_bytes) != hipSuccess ||
-      hipMemcpy(table, rt.peer_heaps.data(), table_bytes, hipMemcpyHostToDevice) != hipSuccess) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the %zu-byte peer table in device memory", table_bytes);
-  }
-  rt.device_peer_heaps = table;
-  // Where each PE runs, for the debug checks of device- and node-scoped calls.
-  const std::int32_t here = std::int32_t(rt.boot->node_of()[rt.boot->rank()]) * 65536 + std::max(0, rt.heap->device());
-  std::vector<std::int32_t> places(rt.boot->size());
-  if (auto s = rt.boot->allgather(&here, places.data(), sizeof here); s != PORTSHMEM_SUCCESS) return s;
-  std::int32_t* place_table = nullptr;
-  if (hipMalloc(&place_table, places.size() * sizeof here) != hipSuccess ||
-      hipMemcpy(place_table, places.data(), places.size() * sizeof here, hipMemcpyHostToDevice) != hipSuccess) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the PE placement table in device memory");
-  }
-  rt.device_pe_device = place_table;
-  portshmem_device_error_t* record = nullptr;
-  if (hipHostMalloc(&record, sizeof *record, 0) != hipSuccess) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not allocate the host-visible device error record");
-  }
-  std::memset(record, 0, sizeof *record);
-  rt.device_error = record;
-  rt.ctx.my_pe = rt.boot->rank();
-  rt.ctx.n_pes = rt.boot->size();
-  rt.ctx.heap = rt.heap->local();
-  rt.ctx.heap_size = rt.cfg.heap_size;
-  rt.ctx.peer_heaps = rt.device_peer_heaps;
-  rt.ctx.error = rt.device_error;
-  rt.ctx.pe_device = rt.device_pe_device;
-  rt.ctx.timeout_ns = rt.cfg.timeout_ns;
-  return PORTSHMEM_SUCCESS;
-}
-
-void release_device_handle(runtime& rt) {
-  if (rt.device_peer_heaps) hipFree(const_cast<char**>(rt.device_peer_heaps));
-  if (rt.device_error) hipHostFree(rt.device_error);
-  if (rt.device_pe_device) hipFree(const_cast<std::int32_t*>(rt.device_pe_device));
-  rt.device_pe_device = nullptr;
-  rt.device_peer_heaps = nullptr;
-  rt.device_error = nullptr;
 }
 
 void print_info(const runtime& rt) {

@@ -81,7 +81,7 @@ portshmem_status_t portshmem_get_ctx(portshmem_ctx_t* ctx) {
 portshmem_status_t portshmem_check_device_errors(void) {
   runtime* rt = current();
   if (!rt) return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_check_device_errors before portshmem_init");
-  hipDeviceSynchronize(); // a trapped kernel fails here; the record is in host memory and still readable
+  (void)hipDeviceSynchronize(); // a trapped kernel fails here; the record is in host memory and still readable
   portshmem_device_error_t e;
   std::memcpy(&e, rt->device_error, sizeof e);
   if (e.count == 0) return PORTSHMEM_SUCCESS;

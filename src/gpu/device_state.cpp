@@ -48,9 +48,10 @@ portshmem_status_t build_device_handle(runtime& rt) {
 }
 
 void release_device_handle(runtime& rt) {
-  if (rt.device_peer_heaps) hipFree(const_cast<char**>(rt.device_peer_heaps));
-  if (rt.device_error) hipHostFree(rt.device_error);
-  if (rt.device_pe_device) hipFree(const_cast<std::int32_t*>(rt.device_pe_device));
+  // Teardown frees what it can; a failing free has nothing left to protect, so its status is dropped on purpose.
+  if (rt.device_peer_heaps) (void)hipFree(const_cast<char**>(rt.device_peer_heaps));
+  if (rt.device_error) (void)hipHostFree(rt.device_error);
+  if (rt.device_pe_device) (void)hipFree(const_cast<std::int32_t*>(rt.device_pe_device));
   rt.device_pe_device = nullptr;
   rt.device_peer_heaps = nullptr;
   rt.device_error = nullptr;

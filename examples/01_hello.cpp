@@ -17,13 +17,13 @@ int main() {
   portshmem_get_ctx(&c);
   int* inbox = static_cast<int*>(portshmem_calloc(1, sizeof(int)));
 
-  portshmem::launch(hello, dim3(1), dim3(1), c, inbox);
   int got = -1;
-  hipMemcpy(&got, inbox, sizeof got, hipMemcpyDeviceToHost); // synchronizes with the kernel
+  const bool ran = portshmem::launch(hello, dim3(1), dim3(1), c, inbox) == hipSuccess &&
+                   hipMemcpy(&got, inbox, sizeof got, hipMemcpyDeviceToHost) == hipSuccess; // waits for the kernel
 
   const int expected = (me + n - 1) % n;
   std::printf("PE %d of %d (%s): received %d from PE %d\n", me, n, portshmem_platform(), got, expected);
-  const bool ok = got == expected && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
+  const bool ok = ran && got == expected && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
   portshmem_free(inbox);
   portshmem_finalize();
   return ok ? 0 : 1;

@@ -30,16 +30,16 @@ int main() {
   int* inbox = static_cast<int*>(portshmem_malloc(kElements * sizeof(int)));
   std::vector<int> host(kElements);
   for (std::size_t i = 0; i < kElements; ++i) host[i] = int(i) * 7 + me * 1000;
-  hipMemcpy(held, host.data(), kElements * sizeof(int), hipMemcpyHostToDevice);
+  bool ok = hipMemcpy(held, host.data(), kElements * sizeof(int), hipMemcpyHostToDevice) == hipSuccess;
 
-  portshmem::launch(ring, dim3(1), dim3(PORTSHMEM_PLATFORM_HOST ? 8 : 256), c, held, inbox);
-  hipMemcpy(host.data(), held, kElements * sizeof(int), hipMemcpyDeviceToHost);
+  ok = ok && portshmem::launch(ring, dim3(1), dim3(PORTSHMEM_PLATFORM_HOST ? 8 : 256), c, held, inbox) == hipSuccess;
+  ok = ok && hipMemcpy(host.data(), held, kElements * sizeof(int), hipMemcpyDeviceToHost) == hipSuccess;
 
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < kElements; ++i) wrong += host[i] != int(i) * 7 + me * 1000 + n;
   std::printf("PE %d of %d (%s): buffer of %zu ints came back after %d hops, %zu wrong\n", me, n, portshmem_platform(),
               kElements, n, wrong);
-  const bool ok = wrong == 0 && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
+  ok = ok && wrong == 0 && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
   portshmem_free(inbox);
   portshmem_free(held);
   portshmem_finalize();

@@ -32,8 +32,8 @@ int main() {
             hipMemcpy(mine, host.data(), kFloats * sizeof(float), hipMemcpyHostToDevice) == hipSuccess;
   portshmem_barrier_all(); // every PE's signal word is cleared before anyone signals
 
-  portshmem::launch(pass, dim3(1), dim3(PORTSHMEM_PLATFORM_HOST ? 8 : 256), c, inbox, static_cast<const float*>(mine),
-                    kFloats, ready);
+  ok = ok && portshmem::launch(pass, dim3(1), dim3(PORTSHMEM_PLATFORM_HOST ? 8 : 256), c, inbox,
+                               static_cast<const float*>(mine), kFloats, ready) == hipSuccess;
   ok = ok && hipMemcpy(host.data(), inbox, kFloats * sizeof(float), hipMemcpyDeviceToHost) == hipSuccess;
   const int from = (me + n - 1) % n;
   std::size_t wrong = 0;
@@ -42,7 +42,7 @@ int main() {
               wrong);
   ok = ok && wrong == 0 && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
   portshmem_barrier_all();
-  hipFree(mine);
+  (void)hipFree(mine);
   portshmem_free(ready);
   portshmem_free(inbox);
   portshmem_finalize();

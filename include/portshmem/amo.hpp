@@ -98,9 +98,11 @@ PORTSHMEM_DEVICE void check_amo_bitwise() {
 }
 
 /// pe's copy of the symmetric T at addr, or nullptr after recording why the call is bad: the checks of remote_range,
-/// plus natural alignment, since an atomic on a misaligned word faults on GPUs instead of being skipped.
-template <class T>
+/// plus natural alignment (an atomic on a misaligned word faults on GPUs instead of being skipped), plus the debug
+/// check that the scope of R reaches pe.
+template <class R, class T>
 PORTSHMEM_DEVICE T* remote_word(const ctx& c, const T* addr, int pe, portshmem_call_id_t call, bool reporter = true) {
+  if (!scope_reaches<R>(c, pe, call, reporter)) return nullptr;
   if (reinterpret_cast<std::uintptr_t>(addr) % sizeof(T) != 0) {
     if (reporter) record_error(c, PORTSHMEM_ERR_INVALID_ARG, call, pe, addr, sizeof(T));
     return nullptr;
@@ -117,7 +119,7 @@ PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
   using U = arch::detail::uint_t<sizeof(T)>;
   constexpr arch::order O = arch::order::relaxed;
   constexpr arch::scope S = R::hw_scope;
-  T* remote = remote_word(c, dest, pe, PORTSHMEM_CALL_AMO);
+  T* remote = remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
   U* p = reinterpret_cast<U*>(remote);
   const U v = bit_cast<U>(value);
@@ -143,7 +145,7 @@ template <class T, class... Q>
 PORTSHMEM_DEVICE T atomic_fetch(const ctx& c, const T* source, int pe, Q...) {
   detail::check_amo_extended<T>();
   using R = mm::resolve<detail::kAmoQualifiers, Q...>;
-  if (const T* remote = detail::remote_word(c, source, pe, PORTSHMEM_CALL_AMO)) {
+  if (const T* remote = detail::remote_word<R>(c, source, pe, PORTSHMEM_CALL_AMO)) {
     return detail::load_value<arch::order::relaxed, R::hw_scope>(remote);
   }
   return T{};
@@ -154,7 +156,7 @@ template <class T, class... Q>
 PORTSHMEM_DEVICE void atomic_set(const ctx& c, T* dest, detail::no_deduce<T> value, int pe, Q...) {
   detail::check_amo_extended<T>();
   using R = mm::resolve<detail::kAmoQualifiers, Q...>;
-  if (T* remote = detail::remote_word(c, dest, pe, PORTSHMEM_CALL_AMO)) {
+  if (T* remote = detail::remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO)) {
     detail::store_value<arch::order::relaxed, R::hw_scope>(remote, value);
   }
 }
@@ -173,7 +175,7 @@ PORTSHMEM_DEVICE T atomic_compare_swap(const ctx& c, T* dest, detail::no_deduce<
   detail::check_amo_standard<T>();
   using R = mm::resolve<detail::kAmoQualifiers, Q...>;
   using U = arch::detail::uint_t<sizeof(T)>;
-  T* remote = detail::remote_word(c, dest, pe, PORTSHMEM_CALL_AMO);
+  T* remote = detail::remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
   return detail::bit_cast<T>(arch::compare_exchange<arch::order::relaxed, R::hw_scope>(
       reinterpret_cast<U*>(remote), detail::bit_cast<U>(cond), detail::bit_cast<U>(value)));

@@ -44,6 +44,7 @@ inline constexpr unsigned kPutSignalQualifiers =
 inline constexpr unsigned kSignalOpQualifiers = mm::cat::coverage | mm::cat::scope;
 
 /// pe's copy of the signal word, or nullptr after recording why the call is bad (only `reporter` records).
+template <class R>
 PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t* sig_addr, signal_update op, int pe,
                                               bool reporter) {
   if (op != signal_set && op != signal_add) {
@@ -52,7 +53,7 @@ PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t*
     }
     return nullptr;
   }
-  return remote_word(c, sig_addr, pe, PORTSHMEM_CALL_SIGNAL, reporter);
+  return remote_word<R>(c, sig_addr, pe, PORTSHMEM_CALL_SIGNAL, reporter);
 }
 
 /// The signal update as the release R describes (detail/publish.hpp): set is a publishing store, add a publishing
@@ -77,7 +78,7 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
                 "portshmem: put_signal with mm::keep data needs coverage mm::all: a comm-covered signal does not "
                 "order data left in this GPU's caches (use mm::bypass, or drop mm::comm)");
   const bool reporter = Group::rank() == 0;
-  std::uint64_t* sig = remote_signal(c, sig_addr, op, pe, reporter);
+  std::uint64_t* sig = remote_signal<R>(c, sig_addr, op, pe, reporter);
   if (!sig || (n != 0 && !remote_range(c, dest, n, pe, PORTSHMEM_CALL_SIGNAL, reporter))) return;
   if (n != 0) {
     put_bytes<Group, R>(c, dest, src, n, pe);
@@ -126,7 +127,7 @@ template <class... Q>
 PORTSHMEM_DEVICE void signal_op(const ctx& c, std::uint64_t* sig_addr, std::uint64_t signal, signal_update sig_op,
                                 int pe, Q...) {
   using R = mm::resolve<detail::kSignalOpQualifiers, Q...>;
-  std::uint64_t* sig = detail::remote_signal(c, sig_addr, sig_op, pe, true);
+  std::uint64_t* sig = detail::remote_signal<R>(c, sig_addr, sig_op, pe, true);
   if (!sig) return;
   if constexpr (R::cover == mm::coverage_kind::all) {
     detail::publish_signal<R>(sig, signal, sig_op);

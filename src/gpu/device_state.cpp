@@ -11,6 +11,35 @@
 
 namespace portshmem::detail {
 
+namespace {
+
+/// Where each PE runs, for the debug checks of device- and node-scoped calls: node * 65536 + the lowest PE of that
+/// node on the same GPU. GPUs are told apart by PCI bus id, not by ordinal: with a per-rank CUDA_VISIBLE_DEVICES
+/// every PE sees its GPU as device 0, and ordinals would put PEs of different GPUs on one device.
+portshmem_status_t gather_placement(runtime& rt, std::vector<std::int32_t>& places) {
+  constexpr std::size_t kBusIdBytes = 32;
+  char bus_id[kBusIdBytes] = "host"; // the host platform: one "device" per node
+  if (rt.heap->device() >= 0 && hipDeviceGetPCIBusId(bus_id, int(kBusIdBytes), rt.heap->device()) != hipSuccess) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not read the PCI bus id of GPU %d", rt.heap->device());
+  }
+  const std::size_t n = std::size_t(rt.boot->size());
+  std::vector<char> bus_ids(n * kBusIdBytes);
+  if (auto s = rt.boot->allgather(bus_id, bus_ids.data(), kBusIdBytes); s != PORTSHMEM_SUCCESS) return s;
+  const auto& node_of = rt.boot->node_of();
+  places.assign(n, 0);
+  for (std::size_t pe = 0; pe < n; ++pe) {
+    std::size_t first = 0;
+    while (node_of[first] != node_of[pe] ||
+           std::strncmp(&bus_ids[first * kBusIdBytes], &bus_ids[pe * kBusIdBytes], kBusIdBytes) != 0) {
+      ++first; // ends at pe itself at the latest
+    }
+    places[pe] = std::int32_t(node_of[pe]) * 65536 + std::int32_t(first);
+  }
+  return PORTSHMEM_SUCCESS;
+}
+
+} // namespace
+
 /// Copies the peer table to device memory and allocates the host-visible error record.
 portshmem_status_t build_device_handle(runtime& rt) {
   const std::size_t table_bytes = rt.peer_heaps.size() * sizeof(char*);
@@ -20,13 +49,12 @@ portshmem_status_t build_device_handle(runtime& rt) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the %zu-byte peer table in device memory", table_bytes);
   }
   rt.device_peer_heaps = table;
-  // Where each PE runs, for the debug checks of device- and node-scoped calls.
-  const std::int32_t here = std::int32_t(rt.boot->node_of()[rt.boot->rank()]) * 65536 + std::max(0, rt.heap->device());
-  std::vector<std::int32_t> places(rt.boot->size());
-  if (auto s = rt.boot->allgather(&here, places.data(), sizeof here); s != PORTSHMEM_SUCCESS) return s;
+  std::vector<std::int32_t> places;
+  if (auto s = gather_placement(rt, places); s != PORTSHMEM_SUCCESS) return s;
+  const std::size_t place_bytes = places.size() * sizeof(std::int32_t);
   std::int32_t* place_table = nullptr;
-  if (hipMalloc(&place_table, places.size() * sizeof here) != hipSuccess ||
-      hipMemcpy(place_table, places.data(), places.size() * sizeof here, hipMemcpyHostToDevice) != hipSuccess) {
+  if (hipMalloc(&place_table, place_bytes) != hipSuccess ||
+      hipMemcpy(place_table, places.data(), place_bytes, hipMemcpyHostToDevice) != hipSuccess) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the PE placement table in device memory");
   }
   rt.device_pe_device = place_table;

@@ -53,6 +53,27 @@ TEST(ScopeChecks, NodeScopeReachesOnlyItsNode) {
   EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[2]), 9);
 }
 
+TEST(ScopeChecks, AtomicsAndSignalsCheckScopeToo) {
+  fake_world w;
+  auto* word = reinterpret_cast<std::uint64_t*>(w.heaps[0]);
+  auto word_on = [&](int pe) { return *reinterpret_cast<std::uint64_t*>(w.heaps[pe]); };
+  portshmem::atomic_add(w.c, word, std::uint64_t(5), 1, mm::device); // same GPU: allowed
+  portshmem::signal_op(w.c, word, 3, portshmem::signal_add, 1, mm::device);
+  EXPECT_EQ(word_on(1), 8u);
+  EXPECT_EQ(w.error.count, 0u);
+  portshmem::atomic_add(w.c, word, std::uint64_t(5), 2, mm::device);
+  EXPECT_EQ(portshmem::atomic_fetch(w.c, word, 2, mm::device), 0u);
+  portshmem::signal_op(w.c, word, 3, portshmem::signal_set, 2, mm::device);
+  const char payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  portshmem::putmem_signal(w.c, w.heaps[0] + 64, payload, sizeof payload, word, 1, portshmem::signal_set, 2,
+                           mm::device);
+  EXPECT_EQ(word_on(2), 0u) << "a rejected atomic or signal must not write";
+  EXPECT_EQ(w.heaps[2][64], 0) << "a rejected put-with-signal must not write its data";
+  EXPECT_EQ(w.error.count, 4u);
+  EXPECT_EQ(w.error.status, PORTSHMEM_ERR_SCOPE);
+  EXPECT_EQ(w.error.call, PORTSHMEM_CALL_AMO);
+}
+
 TEST(ScopeChecks, GroupFormsReportOnce) {
   fake_world w;
   char src[64] = {1};

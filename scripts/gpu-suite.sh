@@ -25,7 +25,8 @@ run=("$root/scripts/portshmem-run")
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
-export PORTSHMEM_HEAP_SIZE=${PORTSHMEM_HEAP_SIZE:-512M} PORTSHMEM_TIMEOUT=${PORTSHMEM_TIMEOUT:-60s}
+export PORTSHMEM_TIMEOUT=${PORTSHMEM_TIMEOUT:-60s}
+suite_heap=${PORTSHMEM_HEAP_SIZE:-512M} # the mp suites' heap (the benchmarks size theirs)
 limit=${PART_TIMEOUT:-300}
 gpus=$(nvidia-smi -L | grep -c '^GPU ')
 failed=()
@@ -72,10 +73,10 @@ for part in "${parts[@]}"; do
       step "nvshmem_ref, PEs on separate GPUs" "$log" "${run[@]}" -np 2 "$libdir/nvshmem_ref"
     ;;
   functional)
-    step "mp suite, one PE per GPU" "$log" "${run[@]}" -np "$gpus" "$bin/portshmem_mp_tests"
-    step "mp suite, 2 PEs per GPU" "$log" "${run[@]}" -np $((2 * gpus)) "$bin/portshmem_mp_tests"
-    step "scope suite, one PE per GPU" "$log" "${run[@]}" -np "$gpus" "$bin/portshmem_mp_scope_tests"
-    step "scope suite, 2 PEs per GPU" "$log" "${run[@]}" -np $((2 * gpus)) "$bin/portshmem_mp_scope_tests"
+    PORTSHMEM_HEAP_SIZE=$suite_heap step "mp suite, one PE per GPU" "$log" "${run[@]}" -np "$gpus" "$bin/portshmem_mp_tests"
+    PORTSHMEM_HEAP_SIZE=$suite_heap step "mp suite, 2 PEs per GPU" "$log" "${run[@]}" -np $((2 * gpus)) "$bin/portshmem_mp_tests"
+    PORTSHMEM_HEAP_SIZE=$suite_heap step "scope suite, one PE per GPU" "$log" "${run[@]}" -np "$gpus" "$bin/portshmem_mp_scope_tests"
+    PORTSHMEM_HEAP_SIZE=$suite_heap step "scope suite, 2 PEs per GPU" "$log" "${run[@]}" -np $((2 * gpus)) "$bin/portshmem_mp_scope_tests"
     ;;
   litmus)
     step "litmus, ${LITMUS_NP:-5} PEs over $gpus GPUs" "$log" "${run[@]}" -np "${LITMUS_NP:-5}" "$bin/portshmem-litmus" \

@@ -43,17 +43,26 @@ inline constexpr unsigned kPutSignalQualifiers =
     mm::cat::coverage | mm::cat::signal | mm::cat::data_path | mm::cat::scope;
 inline constexpr unsigned kSignalOpQualifiers = mm::cat::coverage | mm::cat::scope;
 
+/// Why a signal update of sig_addr on pe is bad, judged from the handle alone: a sig_op that is neither set nor
+/// add, a misaligned signal word, or what range_status finds.
+PORTSHMEM_DEVICE portshmem_status_t signal_status(const ctx& c, const std::uint64_t* sig_addr, signal_update op,
+                                                  int pe) {
+  if (op != signal_set && op != signal_add) return PORTSHMEM_ERR_INVALID_ARG;
+  if (reinterpret_cast<std::uintptr_t>(sig_addr) % sizeof(std::uint64_t) != 0) return PORTSHMEM_ERR_INVALID_ARG;
+  return range_status(c, sig_addr, sizeof(std::uint64_t), pe);
+}
+
 /// pe's copy of the signal word, or nullptr after recording why the call is bad (only `reporter` records).
 template <class R>
 PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t* sig_addr, signal_update op, int pe,
                                               bool reporter) {
-  if (op != signal_set && op != signal_add) {
-    if (reporter) {
-      record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_SIGNAL, pe, sig_addr, sizeof(std::uint64_t));
-    }
+  if (!scope_reaches<R>(c, pe, PORTSHMEM_CALL_SIGNAL, reporter)) return nullptr;
+  if (const portshmem_status_t bad = signal_status(c, sig_addr, op, pe); bad != PORTSHMEM_SUCCESS) {
+    if (reporter) record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, sig_addr, sizeof(std::uint64_t));
     return nullptr;
   }
-  return remote_word<R>(c, sig_addr, pe, PORTSHMEM_CALL_SIGNAL, reporter);
+  char* const base = peer_heap(c, pe, PORTSHMEM_CALL_SIGNAL, sig_addr, sizeof(std::uint64_t), reporter);
+  return base ? reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)) : nullptr;
 }
 
 /// The signal update as the release R describes (detail/publish.hpp): set is a publishing store, add a publishing
@@ -68,9 +77,9 @@ PORTSHMEM_DEVICE void publish_signal(std::uint64_t* sig, std::uint64_t value, si
 }
 
 /// One put-with-signal by the group: the arguments are checked first (every member reaches the same verdict, so the
-/// group stays together), the data moves as a put (put_bytes ends with every member's stores joined and the group
-/// synchronized), member 0 publishes the signal, and the group synchronizes again so that a later fence or quiet by
-/// any member covers the signal too (as put_bytes does for the data).
+/// group stays together), the peer's heap is looked up once, the data moves as a put (ending with every member's
+/// stores joined and the group synchronized), member 0 publishes the signal, and the group synchronizes again so
+/// that a later fence or quiet by any member covers the signal too (as a put does for its data).
 template <class Group, class R>
 PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src, std::size_t n,
                                        std::uint64_t* sig_addr, std::uint64_t signal, signal_update op, int pe) {
@@ -78,16 +87,35 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
                 "portshmem: put_signal with mm::keep data needs coverage mm::all: a comm-covered signal does not "
                 "order data left in this GPU's caches (use mm::bypass, or drop mm::comm)");
   const bool reporter = Group::rank() == 0;
-  std::uint64_t* sig = remote_signal<R>(c, sig_addr, op, pe, reporter);
-  if (!sig || (n != 0 && !remote_range(c, dest, n, pe, PORTSHMEM_CALL_SIGNAL, reporter))) return;
-  if (n != 0) {
-    put_bytes<Group, R>(c, dest, src, n, pe);
-  } else {
-    group_end<Group>(); // no data, but under coverage all the members' earlier stores still precede the signal
+  if (!scope_reaches<R>(c, pe, PORTSHMEM_CALL_SIGNAL, reporter)) return;
+  portshmem_status_t bad = signal_status(c, sig_addr, op, pe);
+  const void* bad_addr = sig_addr;
+  std::size_t bad_bytes = sizeof(std::uint64_t);
+  if (bad == PORTSHMEM_SUCCESS && n != 0 && (bad = range_status(c, dest, n, pe)) != PORTSHMEM_SUCCESS) {
+    bad_addr = dest;
+    bad_bytes = n;
+  }
+  if (bad != PORTSHMEM_SUCCESS) {
+    if (reporter) record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, bad_addr, bad_bytes);
+    return;
   }
   // R::strength needs nothing more: the release below orders every earlier store of the thread (and, through the
   // group's barrier, of the group), not only this call's data.
-  if (Group::rank() == 0) publish_signal<R>(sig, signal, op);
+  if (is_word_put<Group>(dest, src, n)) { // the latency path: one word of data, one signal, no copy loop
+    char* const base = n == 8 ? put_word<std::uint64_t, R>(c, dest, src, pe, PORTSHMEM_CALL_SIGNAL)
+                              : put_word<std::uint32_t, R>(c, dest, src, pe, PORTSHMEM_CALL_SIGNAL);
+    if (base) publish_signal<R>(reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
+    return;
+  }
+  char* const base = peer_heap(c, pe, PORTSHMEM_CALL_SIGNAL, sig_addr, sizeof(std::uint64_t), reporter);
+  if (n != 0) {
+    put_mapped<Group, R>(base ? base + heap_offset(c, dest) : nullptr, src, n);
+  } else {
+    group_end<Group>(); // no data, but under coverage all the members' earlier stores still precede the signal
+  }
+  if (base && Group::rank() == 0) {
+    publish_signal<R>(reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
+  }
   group_end<Group>();
 }
 

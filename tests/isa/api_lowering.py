@@ -91,6 +91,7 @@ GROUPS = [
 ]
 DATA_FAMILIES = {"put", "putmem_block", "putmem_nbi_block", "get", "publish", "putmem_block_quiet", "put_signal",
                  "put_signal_nbi", "put_signal_block", "error_path"}
+SOURCE_READING_FAMILIES = DATA_FAMILIES - {"get"}  # every load of these reads the caller's local source
 FLAG_FAMILIES = {"publish", "put_signal", "put_signal_nbi", "put_signal_block"}  # the last store is a flag / signal
 WAIT_FAMILIES = {"wait_until", "test", "signal_wait_until", "wait_until_all", "wait_until_any", "wait_until_some",
                  "test_any"}
@@ -587,6 +588,8 @@ class Checker:
             for _, s in p.ins:
                 f = ptx_fence(s)
                 m = ptx_mem(s)
+                if m and m[0] == "ld" and p.call in SOURCE_READING_FAMILIES:
+                    continue  # a put's loads read its local source (device scope); its scope is that of its stores
                 got = None
                 if f:
                     got = f.split(".")[-1]

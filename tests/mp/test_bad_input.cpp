@@ -13,6 +13,8 @@ enum class bad {
   dest_private,
   range_past_end,
   size_max,
+  word_bad_pe,
+  word_dest_private,
   get_bad_pe,
   p_bad_pe,
   g_bad_address
@@ -38,6 +40,12 @@ PORTSHMEM_GLOBAL void bad_call(portshmem::ctx c, bad which, char* sym, char* pri
   }
   case bad::size_max:
     portshmem::putmem(c, sym, priv, ~std::size_t(0), next);
+    break;
+  case bad::word_bad_pe: // one aligned word: the put_word path
+    portshmem::putmem(c, sym, priv, 8, n);
+    break;
+  case bad::word_dest_private:
+    portshmem::putmem(c, priv + 64, sym, 4, next);
     break;
   case bad::get_bad_pe:
     portshmem::getmem(c, priv, sym, 64, n + 5);
@@ -81,7 +89,8 @@ TEST_P(BadDeviceCall, IsRecordedAndChangesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(All, BadDeviceCall,
                          ::testing::Values(bad::pe_negative, bad::pe_too_large, bad::dest_private, bad::range_past_end,
-                                           bad::size_max, bad::get_bad_pe, bad::p_bad_pe, bad::g_bad_address));
+                                           bad::size_max, bad::word_bad_pe, bad::word_dest_private, bad::get_bad_pe,
+                                           bad::p_bad_pe, bad::g_bad_address));
 
 PORTSHMEM_GLOBAL void zero_length(portshmem::ctx c, char* sym, const char* src) {
   portshmem::putmem(c, sym, src, 0, -1); // zero bytes: nothing to do, nothing to check

@@ -302,6 +302,8 @@ enum class bad_signal {
   put_signal_block_signal_private,
   put_signal_wave_signal_misaligned,
   put_signal_nbi_dest_past_end,
+  put_signal_word_dest_private,
+  put_signal_word_pe_too_large,
   signal_op_pe_too_large,
   signal_op_bad_operation,
   signal_fetch_private,
@@ -333,6 +335,12 @@ PORTSHMEM_GLOBAL void bad_signal_kernel(portshmem::ctx c, bad_signal which, long
       long* last = reinterpret_cast<long*>(c.heap + c.heap_size) - 2; // 8 elements starting 2 before the end
       portshmem::put_signal_nbi(c, last, priv, 8, sig, 1, portshmem::signal_add, next);
     }
+    break;
+  case bad_signal::put_signal_word_dest_private: // one aligned word: the put_word path
+    if (t == 0) portshmem::put_signal(c, priv + 4, priv, 1, sig, 1, portshmem::signal_set, next);
+    break;
+  case bad_signal::put_signal_word_pe_too_large:
+    if (t == 0) portshmem::putmem_signal_nbi(c, data, priv, 4, sig, 1, portshmem::signal_add, n);
     break;
   case bad_signal::signal_op_pe_too_large:
     if (t == 0) portshmem::signal_op(c, sig, 1, portshmem::signal_add, n);
@@ -380,13 +388,13 @@ TEST_P(BadSignalCall, IsRecordedAndChangesNothing) {
   EXPECT_EQ(portshmem_free(data), PORTSHMEM_SUCCESS);
 }
 
-INSTANTIATE_TEST_SUITE_P(Signal, BadSignalCall,
-                         ::testing::Values(bad_signal::put_signal_pe_negative,
-                                           bad_signal::put_signal_block_signal_private,
-                                           bad_signal::put_signal_wave_signal_misaligned,
-                                           bad_signal::put_signal_nbi_dest_past_end, bad_signal::signal_op_pe_too_large,
-                                           bad_signal::signal_op_bad_operation, bad_signal::signal_fetch_private,
-                                           bad_signal::signal_wait_private));
+INSTANTIATE_TEST_SUITE_P(
+    Signal, BadSignalCall,
+    ::testing::Values(bad_signal::put_signal_pe_negative, bad_signal::put_signal_block_signal_private,
+                      bad_signal::put_signal_wave_signal_misaligned, bad_signal::put_signal_nbi_dest_past_end,
+                      bad_signal::put_signal_word_dest_private, bad_signal::put_signal_word_pe_too_large,
+                      bad_signal::signal_op_pe_too_large, bad_signal::signal_op_bad_operation,
+                      bad_signal::signal_fetch_private, bad_signal::signal_wait_private));
 
 /// nelems 0 moves no data (and dest is not checked), but the signal is still updated, here by a block.
 PORTSHMEM_GLOBAL void zero_length_kernel(portshmem::ctx c, std::uint64_t* sig) {

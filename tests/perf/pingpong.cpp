@@ -18,7 +18,9 @@ namespace mm = portshmem::mm;
 /// A release store of the round number into the peer's flag.
 struct raw_flag_send {
   std::uint64_t* peer_flag;
-  PORTSHMEM_DEVICE void operator()(std::uint64_t i) const { a::store<a::order::release, a::scope::system>(peer_flag, i); }
+  PORTSHMEM_DEVICE void operator()(std::uint64_t i) const {
+    a::store<a::order::release, a::scope::system>(peer_flag, i);
+  }
 };
 
 /// The 8-byte payload from src into the peer's data, then the release store of the flag.
@@ -142,8 +144,7 @@ int main(int argc, char** argv) {
        round_trip_us(flag, me, rounds, raw_put_flag_send<a::cache::bypass>{peer_data, src, peer_flag}, raw_poll)},
       {"raw put + flag, plain st data",
        round_trip_us(flag, me, rounds, raw_put_flag_send<a::cache::keep>{peer_data, src, peer_flag}, raw_poll)},
-      {"signal_op + signal_wait_until",
-       round_trip_us(flag, me, rounds, signal_op_send{c, flag, peer}, api_wait)},
+      {"signal_op + signal_wait_until", round_trip_us(flag, me, rounds, signal_op_send{c, flag, peer}, api_wait)},
       {"raw put + flag, signal_wait_until",
        round_trip_us(flag, me, rounds, raw_put_flag_send<a::cache::bypass>{peer_data, src, peer_flag}, api_wait)},
       {"putmem_signal_nbi, raw poll",

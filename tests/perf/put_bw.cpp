@@ -73,9 +73,15 @@ int main(int argc, char** argv) {
   }
   portshmem::ctx c;
   portshmem_get_ctx(&c);
-  char* dest = static_cast<char*>(portshmem_malloc(max_bytes));
+  char* dest = static_cast<char*>(portshmem_malloc(max_bytes)); // collective: fails on every PE or on none
   char* src = nullptr;
-  hipMalloc(&src, max_bytes);
+  if (!dest || hipMalloc(&src, max_bytes) != hipSuccess) {
+    std::fprintf(stderr, "put_bw: PE %d could not allocate %zu bytes (%s); the heap needs PORTSHMEM_HEAP_SIZE >= %s\n",
+                 me, max_bytes, dest ? "private buffer" : portshmem_status_string(portshmem_last_status()),
+                 heap.c_str());
+    portshmem_finalize();
+    return 1;
+  }
   hipMemset(src, 0x5a, max_bytes); // never time on zeros
   hipDeviceSynchronize();
 

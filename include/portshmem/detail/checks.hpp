@@ -29,22 +29,39 @@ PORTSHMEM_DEVICE void record_error(const ctx& c, portshmem_status_t status, port
   arch::fence<arch::order::release, arch::scope::system>();
 }
 
+/// Why a call naming [addr, addr + bytes) on PE pe is bad, judged from the handle alone (no memory is read, so
+/// callers can issue their first loads before the peer table's): PE out of range, an address outside the symmetric
+/// heap, or a range running past its end. PORTSHMEM_SUCCESS otherwise.
+PORTSHMEM_DEVICE portshmem_status_t range_status(const ctx& c, const void* addr, std::size_t bytes, int pe) {
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
+  if (pe < 0 || pe >= c.n_pes) return PORTSHMEM_ERR_INVALID_PE;
+  if (offset >= c.heap_size) return PORTSHMEM_ERR_NOT_SYMMETRIC; // also below the heap: the subtraction wrapped
+  if (bytes > c.heap_size - offset) return PORTSHMEM_ERR_OVERFLOW;
+  return PORTSHMEM_SUCCESS;
+}
+
+/// Where a symmetric address lies in the heap (after range_status accepted it).
+PORTSHMEM_DEVICE std::uintptr_t heap_offset(const ctx& c, const void* addr) {
+  return reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
+}
+
+/// PE pe's heap as mapped in this process (pe in range), or nullptr after recording that no load/store path reaches
+/// it; addr and bytes are the call's, for the record.
+PORTSHMEM_DEVICE char* peer_heap(const ctx& c, int pe, portshmem_call_id_t call, const void* addr, std::size_t bytes,
+                                 bool reporter = true) {
+  char* const base = c.peer_heaps[pe];
+  if (!base && reporter) record_error(c, PORTSHMEM_ERR_UNREACHABLE, call, pe, addr, bytes);
+  return base;
+}
+
 /// Where pe's copy of the symmetric range [addr, addr + bytes) is mapped in this process, or nullptr after
 /// recording why the call is bad (only the group member `reporter` records, so a group reports once).
 PORTSHMEM_DEVICE char* remote_range(const ctx& c, const void* addr, std::size_t bytes, int pe, portshmem_call_id_t call,
                                     bool reporter = true) {
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
-  portshmem_status_t bad = PORTSHMEM_SUCCESS;
-  if (pe < 0 || pe >= c.n_pes) {
-    bad = PORTSHMEM_ERR_INVALID_PE;
-  } else if (offset >= c.heap_size) { // also catches addresses below the heap: the subtraction wrapped
-    bad = PORTSHMEM_ERR_NOT_SYMMETRIC;
-  } else if (bytes > c.heap_size - offset) {
-    bad = PORTSHMEM_ERR_OVERFLOW;
-  } else if (!c.peer_heaps[pe]) {
-    bad = PORTSHMEM_ERR_UNREACHABLE;
-  }
-  if (bad == PORTSHMEM_SUCCESS) return c.peer_heaps[pe] + offset;
+  portshmem_status_t bad = range_status(c, addr, bytes, pe);
+  char* base = nullptr;
+  if (bad == PORTSHMEM_SUCCESS && !(base = c.peer_heaps[pe])) bad = PORTSHMEM_ERR_UNREACHABLE;
+  if (bad == PORTSHMEM_SUCCESS) return base + heap_offset(c, addr);
   if (reporter) record_error(c, bad, call, pe, addr, bytes);
   return nullptr;
 }

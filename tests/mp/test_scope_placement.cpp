@@ -3,7 +3,7 @@
 // must be recorded as PORTSHMEM_ERR_SCOPE and skipped; the same call toward a PE the scope does reach must land.
 // Where each PE runs is found here independently of the library (MPI processor name and PCI bus id), so a wrong
 // placement table fails the test too. On the host platform every PE of a node shares the one "device", so only
-// the accepting half runs there; the rejecting half needs PEs on separate GPUs (tests/mp/README: the GPU runs).
+// the accepting half runs there; the rejecting half needs PEs on separate GPUs (scripts/gpu-suite.sh runs it so).
 #include <mpi.h>
 
 #include <cstring>

@@ -1,7 +1,7 @@
 // Latency: 8-byte put-with-signal ping-pong between PE 0 and PE 1, in one run against hand-written baselines that
 // use the peer's mapped addresses directly: a raw flag ping-pong (a release store into the peer's flag, an acquire
 // poll of one's own: no data), and a raw put + flag (the 8-byte data store, then the release store of the flag: the
-// least a correct put-with-signal does). One thread per PE.
+// least a correct put-with-signal does). One thread per PE. The payload is 8 bytes unless a row says otherwise.
 //   portshmem-run -np 2 ./pingpong [rounds]
 // Prints one row per variant: microseconds per round trip, and the ratios to the two baselines.
 #include <cstdio>
@@ -35,7 +35,7 @@ struct raw_put_flag_send {
   }
 };
 
-/// putmem_signal_nbi of the 8-byte payload with a SET signal, with qualifiers Q.
+/// putmem_signal_nbi of the payload (8 bytes unless told) with a SET signal, with qualifiers Q.
 template <class... Q>
 struct put_signal_send {
   portshmem::ctx c;
@@ -43,8 +43,9 @@ struct put_signal_send {
   const char* src;
   std::uint64_t* sig;
   int peer;
+  std::size_t bytes = 8;
   PORTSHMEM_DEVICE void operator()(std::uint64_t i) const {
-    portshmem::putmem_signal_nbi(c, data, src, 8, sig, i, portshmem::signal_set, peer, Q{}...);
+    portshmem::putmem_signal_nbi(c, data, src, bytes, sig, i, portshmem::signal_set, peer, Q{}...);
   }
 };
 
@@ -153,6 +154,8 @@ int main(int argc, char** argv) {
        round_trip_us(flag, me, rounds, put_signal_send<>{c, data_bytes, src_bytes, flag, peer}, api_wait)},
       {"putmem_signal_nbi mm::comm",
        round_trip_us(flag, me, rounds, put_signal_send<mm::comm_t>{c, data_bytes, src_bytes, flag, peer}, api_wait)},
+      {"putmem_signal_nbi, 64-byte payload",
+       round_trip_us(flag, me, rounds, put_signal_send<>{c, data_bytes, src_bytes, flag, peer, 64}, api_wait)},
       {"putmem_signal_nbi mm::keep",
        round_trip_us(flag, me, rounds, put_signal_send<mm::keep_t>{c, data_bytes, src_bytes, flag, peer}, api_wait)},
   };

@@ -39,7 +39,8 @@ PORTSHMEM_DEVICE void group_end() {
 template <class Group>
 PORTSHMEM_DEVICE bool is_word_put(const void* dest, const void* src, std::size_t n) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(dest) | reinterpret_cast<std::uintptr_t>(src);
-  return std::is_same_v<Group, thread_group> && (n == 8 || n == 4) && a % n == 0;
+  // A mask, not a % n: with n unknown at compile time that would be a division (seen in sm_90 SASS).
+  return std::is_same_v<Group, thread_group> && (n == 8 || n == 4) && (a & (n - 1)) == 0;
 }
 
 /// A thread's put of one naturally aligned word U (dest already accepted by range_status): the source load and the

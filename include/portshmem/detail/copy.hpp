@@ -16,25 +16,6 @@ inline constexpr std::size_t kCopyRunUnits = PORTSHMEM_PLATFORM_HOST ? 512 : 1;
 /// Independent loads a GPU thread keeps in flight before storing (memory-level parallelism).
 inline constexpr unsigned kCopyUnroll = 4;
 
-template <class Unit>
-struct half_unit;
-template <>
-struct half_unit<arch::vec16> {
-  using type = std::uint64_t;
-};
-template <>
-struct half_unit<std::uint64_t> {
-  using type = std::uint32_t;
-};
-template <>
-struct half_unit<std::uint32_t> {
-  using type = std::uint16_t;
-};
-template <>
-struct half_unit<std::uint16_t> {
-  using type = std::uint8_t;
-};
-
 /// Bytes of the cache line a GPU wave's accesses should start on (the 128-byte L1/L2 line of both vendors).
 inline constexpr std::size_t kLineBytes = 128;
 
@@ -42,6 +23,46 @@ inline constexpr std::size_t kLineBytes = 128;
 template <class Unit, arch::cache L, arch::cache C, arch::scope S>
 PORTSHMEM_DEVICE void copy_one(Unit* dst, const Unit* src, std::size_t i) {
   arch::store_data<C, S>(dst + i, arch::load_data<L, S>(src + i));
+}
+
+/// Bytes up to which a lone thread copies with one plain loop instead of the bulk schedule below, whose setup (the
+/// alignment class, a line-aligned lead-in, an unrolled body, a tail) is a long chain of dependent
+/// instructions for a GPU thread: about a microsecond per small put on an H200, measured in an 8-byte ping-pong.
+inline constexpr std::size_t kShortCopyBytes = 256;
+
+/// Loads kCopyUnroll units before storing them: a store (asm volatile on GPUs) keeps every later load behind it, so
+/// a load-store loop would wait one memory latency per unit.
+template <class Unit, arch::cache L, arch::cache C, arch::scope S>
+PORTSHMEM_DEVICE void copy_each(char* dst_, const char* src_, std::size_t n) {
+  Unit* dst = reinterpret_cast<Unit*>(dst_);
+  const Unit* src = reinterpret_cast<const Unit*>(src_);
+  const std::size_t units = n / sizeof(Unit);
+  std::size_t i = 0;
+  for (; i + kCopyUnroll <= units; i += kCopyUnroll) {
+    Unit u[kCopyUnroll];
+#pragma unroll
+    for (unsigned k = 0; k < kCopyUnroll; ++k) u[k] = arch::load_data<L, S>(src + i + k);
+#pragma unroll
+    for (unsigned k = 0; k < kCopyUnroll; ++k) arch::store_data<C, S>(dst + i + k, u[k]);
+  }
+  for (; i < units; ++i) copy_one<Unit, L, C, S>(dst, src, i);
+}
+
+/// A lone thread's short copy, in the widest unit that both addresses and the length allow.
+template <arch::cache L, arch::cache C, arch::scope S>
+PORTSHMEM_DEVICE void copy_short(char* dst, const char* src, std::size_t n) {
+  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src) | n;
+  if (a % 16 == 0) {
+    copy_each<arch::vec16, L, C, S>(dst, src, n);
+  } else if (a % 8 == 0) {
+    copy_each<std::uint64_t, L, C, S>(dst, src, n);
+  } else if (a % 4 == 0) {
+    copy_each<std::uint32_t, L, C, S>(dst, src, n);
+  } else if (a % 2 == 0) {
+    copy_each<std::uint16_t, L, C, S>(dst, src, n);
+  } else {
+    copy_each<std::uint8_t, L, C, S>(dst, src, n);
+  }
 }
 
 template <class Unit, arch::cache L, arch::cache C, arch::scope S, std::size_t Run>
@@ -84,51 +105,8 @@ PORTSHMEM_DEVICE void copy_aligned_as(char* dst, const char* src, std::size_t n,
   for (std::size_t i = rank; i < head; i += size) copy_one<char, L, C, S>(dst, src, i);
   copy_units<Unit, L, C, S, Run>(reinterpret_cast<Unit*>(dst + head), reinterpret_cast<const Unit*>(src + head), units,
                                  rank, size);
-  // The tail (shorter than a Unit) goes in halves, so a small message — an 8-byte put-with-signal — is one store.
-  if constexpr (sizeof(Unit) > 1) {
-    copy_aligned_as<typename half_unit<Unit>::type, L, C, S, Run>(dst + tail_start, src + tail_start, n - tail_start,
-                                                                  rank, size);
-  }
-}
-
-/// Bytes up to which a lone thread copies with one plain loop instead of the bulk schedule below, whose setup (the
-/// alignment class, a line-aligned lead-in, an unrolled body, a tail in halves) is a long chain of dependent
-/// instructions for a GPU thread: about a microsecond per small put on an H200, measured in an 8-byte ping-pong.
-inline constexpr std::size_t kShortCopyBytes = 256;
-
-/// Loads kCopyUnroll units before storing them: a store (asm volatile on GPUs) keeps every later load behind it, so
-/// a load-store loop would wait one memory latency per unit.
-template <class Unit, arch::cache L, arch::cache C, arch::scope S>
-PORTSHMEM_DEVICE void copy_each(char* dst_, const char* src_, std::size_t n) {
-  Unit* dst = reinterpret_cast<Unit*>(dst_);
-  const Unit* src = reinterpret_cast<const Unit*>(src_);
-  const std::size_t units = n / sizeof(Unit);
-  std::size_t i = 0;
-  for (; i + kCopyUnroll <= units; i += kCopyUnroll) {
-    Unit u[kCopyUnroll];
-#pragma unroll
-    for (unsigned k = 0; k < kCopyUnroll; ++k) u[k] = arch::load_data<L, S>(src + i + k);
-#pragma unroll
-    for (unsigned k = 0; k < kCopyUnroll; ++k) arch::store_data<C, S>(dst + i + k, u[k]);
-  }
-  for (; i < units; ++i) copy_one<Unit, L, C, S>(dst, src, i);
-}
-
-/// A lone thread's short copy, in the widest unit that both addresses and the length allow.
-template <arch::cache L, arch::cache C, arch::scope S>
-PORTSHMEM_DEVICE void copy_short(char* dst, const char* src, std::size_t n) {
-  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src) | n;
-  if (a % 16 == 0) {
-    copy_each<arch::vec16, L, C, S>(dst, src, n);
-  } else if (a % 8 == 0) {
-    copy_each<std::uint64_t, L, C, S>(dst, src, n);
-  } else if (a % 4 == 0) {
-    copy_each<std::uint32_t, L, C, S>(dst, src, n);
-  } else if (a % 2 == 0) {
-    copy_each<std::uint16_t, L, C, S>(dst, src, n);
-  } else {
-    copy_each<std::uint8_t, L, C, S>(dst, src, n);
-  }
+  // The tail (shorter than a Unit) is one member's short copy: a few wide stores, and no setup for the others.
+  if (tail_start < n && rank == 0) copy_short<L, C, S>(dst + tail_start, src + tail_start, n - tail_start);
 }
 
 /// Copies n bytes from src to dst (non-overlapping) using the group's threads rank in [0, size); L and C are the

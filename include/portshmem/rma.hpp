@@ -49,11 +49,19 @@ PORTSHMEM_DEVICE bool is_word_put(const void* dest, const void* src, std::size_t
 /// lookup's branch, which serializes two memory latencies (measured on H200s after an acquire poll: +0.15 us per
 /// put-with-signal). Returns pe's heap base, or nullptr after recording that pe is unreachable (nothing is written).
 template <class U, class R>
-PORTSHMEM_DEVICE char* put_word(const ctx& c, void* dest, const void* src, int pe, portshmem_call_id_t call) {
+PORTSHMEM_DEVICE char* put_word_as(const ctx& c, void* dest, const void* src, int pe, portshmem_call_id_t call) {
   const U v = arch::load<arch::order::relaxed, arch::scope::device>(static_cast<const U*>(src));
   char* const base = peer_heap(c, pe, call, dest, sizeof(U));
   if (base) arch::store_data<R::cache, R::hw_scope>(reinterpret_cast<U*>(base + heap_offset(c, dest)), v);
   return base;
+}
+
+/// put_word_as for the n of a call that is_word_put accepted (4 or 8 bytes).
+template <class R>
+PORTSHMEM_DEVICE char* put_word(const ctx& c, void* dest, const void* src, std::size_t n, int pe,
+                                portshmem_call_id_t call) {
+  return n == 8 ? put_word_as<std::uint64_t, R>(c, dest, src, pe, call)
+                : put_word_as<std::uint32_t, R>(c, dest, src, pe, call);
 }
 
 /// Moves n bytes from src to remote — pe's copy of the destination, already checked and mapped, or nullptr for a
@@ -73,11 +81,7 @@ PORTSHMEM_DEVICE void put_bytes(const ctx& c, void* dest, const void* src, std::
   const bool reporter = Group::rank() == 0;
   if (!scope_reaches<R>(c, pe, PORTSHMEM_CALL_PUT, reporter)) return put_mapped<Group, R>(nullptr, src, n);
   if (is_word_put<Group>(dest, src, n) && range_status(c, dest, n, pe) == PORTSHMEM_SUCCESS) {
-    if (n == 8) {
-      put_word<std::uint64_t, R>(c, dest, src, pe, PORTSHMEM_CALL_PUT);
-    } else {
-      put_word<std::uint32_t, R>(c, dest, src, pe, PORTSHMEM_CALL_PUT);
-    }
+    put_word<R>(c, dest, src, n, pe, PORTSHMEM_CALL_PUT);
     return;
   }
   put_mapped<Group, R>(remote_range(c, dest, n, pe, PORTSHMEM_CALL_PUT, reporter), src, n);

@@ -102,9 +102,9 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   // R::strength needs nothing more: the release below orders every earlier store of the thread (and, through the
   // group's barrier, of the group), not only this call's data.
   if (is_word_put<Group>(dest, src, n)) { // the latency path: one word of data, one signal, no copy loop
-    char* const base = n == 8 ? put_word<std::uint64_t, R>(c, dest, src, pe, PORTSHMEM_CALL_SIGNAL)
-                              : put_word<std::uint32_t, R>(c, dest, src, pe, PORTSHMEM_CALL_SIGNAL);
-    if (base) publish_signal<R>(reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
+    if (char* const base = put_word<R>(c, dest, src, n, pe, PORTSHMEM_CALL_SIGNAL)) {
+      publish_signal<R>(reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
+    }
     return;
   }
   char* const base = peer_heap(c, pe, PORTSHMEM_CALL_SIGNAL, sig_addr, sizeof(std::uint64_t), reporter);

@@ -29,20 +29,20 @@ PORTSHMEM_DEVICE void record_error(const ctx& c, portshmem_status_t status, port
   arch::fence<arch::order::release, arch::scope::system>();
 }
 
+/// Where a symmetric address lies in the heap (wrapped around for an address below it).
+PORTSHMEM_DEVICE std::uintptr_t heap_offset(const ctx& c, const void* addr) {
+  return reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
+}
+
 /// Why a call naming [addr, addr + bytes) on PE pe is bad, judged from the handle alone (no memory is read, so
 /// callers can issue their first loads before the peer table's): PE out of range, an address outside the symmetric
 /// heap, or a range running past its end. PORTSHMEM_SUCCESS otherwise.
 PORTSHMEM_DEVICE portshmem_status_t range_status(const ctx& c, const void* addr, std::size_t bytes, int pe) {
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
+  const std::uintptr_t offset = heap_offset(c, addr);
   if (pe < 0 || pe >= c.n_pes) return PORTSHMEM_ERR_INVALID_PE;
   if (offset >= c.heap_size) return PORTSHMEM_ERR_NOT_SYMMETRIC; // also below the heap: the subtraction wrapped
   if (bytes > c.heap_size - offset) return PORTSHMEM_ERR_OVERFLOW;
   return PORTSHMEM_SUCCESS;
-}
-
-/// Where a symmetric address lies in the heap (after range_status accepted it).
-PORTSHMEM_DEVICE std::uintptr_t heap_offset(const ctx& c, const void* addr) {
-  return reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
 }
 
 /// PE pe's heap as mapped in this process (pe in range), or nullptr after recording that no load/store path reaches
@@ -83,8 +83,7 @@ PORTSHMEM_DEVICE bool scope_reaches(const ctx& c, int pe, portshmem_call_id_t ca
 
 /// This PE's own copy of a symmetric address, checked the same way (for waits on local symmetric variables).
 PORTSHMEM_DEVICE bool is_local_symmetric(const ctx& c, const void* addr, std::size_t bytes) {
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
-  return offset < c.heap_size && bytes <= c.heap_size - offset;
+  return range_status(c, addr, bytes, c.my_pe) == PORTSHMEM_SUCCESS;
 }
 
 } // namespace portshmem::detail

@@ -120,6 +120,14 @@ const char* name(Cmp c) {
   return "?";
 }
 
+const char* name(LocType t) {
+  return t == LocType::U8 ? "u8" : t == LocType::U16 ? "u16" : t == LocType::U32 ? "u32" : "u64";
+}
+
+int type_bits(LocType t) {
+  return t == LocType::U8 ? 8 : t == LocType::U16 ? 16 : t == LocType::U32 ? 32 : 64;
+}
+
 bool compare(Cmp c, std::int64_t lhs, std::int64_t rhs) {
   switch (c) {
   case Cmp::Eq:
@@ -154,13 +162,14 @@ std::string format_op(const LitmusTest& t, const Thread& th, const Op& op) {
   auto loc = [&](Loc l) { return t.loc_name(l); };
   auto own = [&](Loc l) { return t.syms[l.sym]; };
   auto num = [](std::int64_t v) { return std::to_string(v); };
+  auto source = [&](const Op& o) { return o.src.sym >= 0 ? own(o.src) : num(o.value); }; // a relay names its source
   std::string reg = op.reg >= 0 ? th.regs[op.reg] + " = " : "";
   std::string s;
   switch (op.kind) {
   case OpKind::Put:
   case OpKind::P:
   case OpKind::PutNbi:
-    s = std::string(op_name(op.kind)) + " " + loc(op.loc) + " = " + num(op.value);
+    s = std::string(op_name(op.kind)) + " " + loc(op.loc) + " = " + source(op);
     break;
   case OpKind::Get:
   case OpKind::G:
@@ -193,7 +202,7 @@ std::string format_op(const LitmusTest& t, const Thread& th, const Op& op) {
     break;
   case OpKind::PutSignal:
   case OpKind::PutSignalNbi:
-    s = std::string(op_name(op.kind)) + " " + loc(op.loc) + " = " + num(op.value) + ", " + loc(op.loc2) + " " +
+    s = std::string(op_name(op.kind)) + " " + loc(op.loc) + " = " + source(op) + ", " + loc(op.loc2) + " " +
         name(op.update) + " " + num(op.value2) + " " + name(op.signal) + " " + name(op.coverage) + " " +
         name(op.scope) + " " + name(op.path);
     return s;

@@ -60,6 +60,9 @@ enum class Strength : std::uint8_t { Acquire, Comm, Relaxed }; // waits: mm::acq
 enum class SignalStrength : std::uint8_t { Weak, Strong };     // put_signal: mm::weak (default) / mm::strong
 enum class SignalUpdate : std::uint8_t { Set, Add };           // SHMEM_SIGNAL_SET / SHMEM_SIGNAL_ADD
 enum class Cmp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+/// Width of a symmetric location (`locations f:u16`). The model computes with 64-bit values and only checks that the
+/// constants a test writes to or compares with a location fit its type; the hardware runner accesses it at that width.
+enum class LocType : std::uint8_t { U8, U16, U32, U64 };
 
 /// A symmetric location: symbol index into LitmusTest::syms, and the PE whose copy it is.
 struct Loc {
@@ -71,10 +74,12 @@ struct Loc {
 /// One call. Which fields matter depends on kind (see the comments); the rest keep their defaults.
 struct Op {
   OpKind kind = OpKind::Fence;
-  int line = 0;            // source line, for messages
-  Loc loc;                 // accessed location: put/AMO/store target, get/load source, awaited or fetched variable
-  Loc loc2;                // put_signal: the signal location; get_nbi: the local destination
-  std::int64_t value = 0;  // value written / AMO operand / compare-swap condition / compared value of a wait
+  int line = 0; // source line, for messages
+  Loc loc;      // accessed location: put/AMO/store target, get/load source, awaited or fetched variable
+  Loc loc2;     // put_signal: the signal location; get_nbi: the local destination
+  Loc src;      // put, put_nbi, put_signal: the caller's own copy the data comes from (relay), or sym -1
+  std::int64_t value =
+      0; // value written (a put: unless src is set) / AMO operand / compare-swap condition / wait's value
   std::int64_t value2 = 0; // compare-swap new value / put_signal signal value
   Cmp cmp = Cmp::Eq;       // waits and test
   SignalUpdate update = SignalUpdate::Set;
@@ -122,6 +127,7 @@ struct LitmusTest {
   std::vector<int> device; // device[pe]: which GPU the PE runs on (default: one each)
   std::vector<int> node;   // node[pe]: which node (default: all on node 0)
   std::vector<std::string> syms;
+  std::vector<LocType> types;     // per symbol (default U64)
   std::vector<std::int64_t> init; // initial value of each location, index loc_index()
   std::vector<Thread> threads;
   std::vector<Loc> observe; // locations whose final values are reported besides those of the condition
@@ -161,6 +167,9 @@ const char* name(Strength s);
 const char* name(SignalStrength s);
 const char* name(SignalUpdate u);
 const char* name(Cmp c);
+const char* name(LocType t);
+/// Bits of a location type (8, 16, 32, 64).
+int type_bits(LocType t);
 bool compare(Cmp c, std::int64_t lhs, std::int64_t rhs);
 /// Text of one op in the litmus syntax, with every qualifier that applies to it spelled out.
 std::string format_op(const LitmusTest& t, const Thread& th, const Op& op);

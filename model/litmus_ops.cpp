@@ -40,6 +40,81 @@ Loc Parser::local_loc(Cur& c, int own_pe, const char* op) const {
   return l;
 }
 
+void Parser::fits(Cur& c, int sym, std::int64_t v) const {
+  const LocType t = test_.types[sym];
+  if (t == LocType::U64) return; // 64-bit values as the model computes them
+  const std::int64_t max = (std::int64_t(1) << type_bits(t)) - 1;
+  if (v < 0 || v > max)
+    c.fail("value " + std::to_string(v) + " does not fit location '" + test_.syms[sym] + "' of type " + name(t) +
+           " (0.." + std::to_string(max) + ")");
+}
+
+void Parser::check_ranges(Cur& c, const Op& op) const {
+  // A copy (relay put, get_nbi) moves elements of one type.
+  auto same_type = [&](Loc from, Loc to) {
+    if (test_.types[from.sym] != test_.types[to.sym])
+      c.fail(std::string(op_name(op.kind)) + " copies elements of one type: '" + test_.syms[from.sym] + "' is " +
+             name(test_.types[from.sym]) + ", '" + test_.syms[to.sym] + "' is " + name(test_.types[to.sym]));
+  };
+  switch (op.kind) {
+  case OpKind::Put:
+  case OpKind::P:
+  case OpKind::PutNbi:
+  case OpKind::PutSignal:
+  case OpKind::PutSignalNbi:
+    if (op.src.sym >= 0)
+      same_type(op.src, op.loc);
+    else
+      fits(c, op.loc.sym, op.value);
+    if (op.kind == OpKind::PutSignal || op.kind == OpKind::PutSignalNbi) fits(c, op.loc2.sym, op.value2);
+    break;
+  case OpKind::GetNbi:
+    same_type(op.loc, op.loc2);
+    break;
+  case OpKind::AmoCompareSwap:
+    fits(c, op.loc.sym, op.value2);
+    fits(c, op.loc.sym, op.value);
+    break;
+  case OpKind::AmoSet:
+  case OpKind::AmoSwap:
+  case OpKind::AmoFetchAdd:
+  case OpKind::AmoAdd:
+  case OpKind::AmoFetchAnd:
+  case OpKind::AmoAnd:
+  case OpKind::AmoFetchOr:
+  case OpKind::AmoOr:
+  case OpKind::AmoFetchXor:
+  case OpKind::AmoXor:
+  case OpKind::SignalOp:
+  case OpKind::SignalWait:
+  case OpKind::WaitUntil:
+  case OpKind::Test:
+  case OpKind::Store:
+    fits(c, op.loc.sym, op.value);
+    break;
+  default:
+    break;
+  }
+}
+
+// put, get and AMO families: they take no scope (the library accesses symmetric memory coherently at system scope).
+static bool takes_no_scope(OpKind k) {
+  return k <= OpKind::AmoXor; // Put .. AmoXor in OpKind's order
+}
+
+void Parser::put_source(Cur& c, Op& op, int me) const {
+  const Tok* t = c.peek();
+  if (!t || t->kind != Tok::Kind::Ident) {
+    op.value = c.number("the value to put (or the caller's location to copy)");
+    return;
+  }
+  if (op.kind == OpKind::P) c.fail("p writes a value, not a copy of a location: use put to copy '" + t->text + "'");
+  op.src = loc(c, me);
+  if (op.src.pe != me)
+    c.fail("the source of a put is the caller's local memory: write '" + test_.syms[op.src.sym] + "', not '" +
+           test_.loc_name(op.src) + "'");
+}
+
 std::optional<Cmp> Parser::cmp_of(const std::string& s) {
   if (s == "==") return Cmp::Eq;
   if (s == "!=") return Cmp::Ne;
@@ -86,6 +161,10 @@ void Parser::qualifiers(Cur& c, Op& op, unsigned allowed, bool* nbi) const {
     } else {
       c.fail("unknown qualifier '" + w + "'");
     }
+    if (cls == kScope && !(allowed & kScope) && takes_no_scope(op.kind))
+      c.fail(std::string(op_name(op.kind)) +
+             " takes no scope: the library writes and reads every symmetric location coherently at system scope; a "
+             "scope belongs on the call that orders (fence, quiet, put_signal, signal_op, waits, barriers)");
     if (cls == kPath && (op.kind == OpKind::P || op.kind == OpKind::G))
       c.fail(std::string(op_name(op.kind)) + " is a single coherent access and takes no data-path qualifier ('" + w +
              "')");
@@ -192,7 +271,7 @@ Op Parser::op(const Line& l, Thread& th) {
   case OpKind::PutNbi:
     op.loc = loc(c, me);
     c.expect("=");
-    op.value = c.number("the value to put");
+    put_source(c, op, me);
     // p: no qualifier; put: data path and nbi; put_nbi: data path.
     qualifiers(c, op, op.kind == OpKind::P ? 0u : kPath | (op.kind == OpKind::Put ? kNbi : 0u), &nbi);
     if (nbi) op.kind = OpKind::PutNbi;
@@ -214,16 +293,19 @@ Op Parser::op(const Line& l, Thread& th) {
   case OpKind::AmoFetchInc:
   case OpKind::AmoInc:
     op.loc = loc(c, me);
+    qualifiers(c, op, 0);
     break;
   case OpKind::AmoSet:
     op.loc = loc(c, me);
     c.expect("=");
     op.value = c.number("the value to set");
+    qualifiers(c, op, 0);
     break;
   case OpKind::AmoCompareSwap:
     op.loc = loc(c, me);
     op.value = c.number("the compared value");
     op.value2 = c.number("the new value");
+    qualifiers(c, op, 0);
     break;
   case OpKind::AmoSwap:
   case OpKind::AmoFetchAdd:
@@ -236,12 +318,13 @@ Op Parser::op(const Line& l, Thread& th) {
   case OpKind::AmoXor:
     op.loc = loc(c, me);
     op.value = c.number("the operand");
+    qualifiers(c, op, 0);
     break;
   case OpKind::PutSignal:
   case OpKind::PutSignalNbi: {
     op.loc = loc(c, me);
     c.expect("=");
-    op.value = c.number("the value to put");
+    put_source(c, op, me);
     c.expect(",");
     op.loc2 = loc(c, me);
     std::string u = c.ident("'set' or 'add'");
@@ -304,6 +387,7 @@ Op Parser::op(const Line& l, Thread& th) {
     break;
   }
   c.end();
+  check_ranges(c, op);
   if ((op.kind == OpKind::Store || op.kind == OpKind::Load) && test_.node[op.loc.pe] != test_.node[me])
     c.fail("P" + std::to_string(me) + " cannot reach " + test_.loc_name(op.loc) +
            " by load/store: it is on another node (portshmem_ptr returns null); use put/get");

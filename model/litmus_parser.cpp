@@ -138,6 +138,13 @@ void Parser::header(const Line& l) {
       if (std::find(test_.syms.begin(), test_.syms.end(), s) != test_.syms.end())
         c.fail("location '" + s + "' declared twice");
       test_.syms.push_back(s);
+      test_.types.push_back(LocType::U64);
+      if (c.accept(":")) {
+        std::string ty = c.ident("a type (u8, u16, u32, u64)");
+        auto it = std::find_if(kTypes.begin(), kTypes.end(), [&](LocType t) { return ty == name(t); });
+        if (it == kTypes.end()) c.fail("unknown type '" + ty + "' of location '" + s + "' (u8, u16, u32 or u64)");
+        test_.types.back() = *it;
+      }
     }
   } else if (key == "init") {
     if (test_.syms.empty()) c.fail("'init' needs a 'locations' line");
@@ -147,6 +154,7 @@ void Parser::header(const Line& l) {
       int pe = c.accept("@") ? pe_number(c, c.number("a PE number after '@'")) : -1;
       c.expect("=");
       std::int64_t v = c.number("an initial value");
+      fits(c, s, v);
       for (int p = 0; p < test_.pes; ++p)
         if (pe < 0 || p == pe) test_.init[test_.loc_index(Loc{s, p})] = v;
     }
@@ -229,6 +237,7 @@ int Parser::cond_unary(Cur& c) {
   }
   n.cmp = cmp(c);
   n.value = c.number("a value");
+  if (n.kind == CondNode::Kind::Mem) fits(c, n.loc.sym, n.value);
   return add_node(n);
 }
 

@@ -2,6 +2,7 @@
 // litmus_ops.cpp (one call per line). Not part of the model's interface.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -25,6 +26,8 @@ struct Line {
   std::string raw; // without the comment
   std::vector<Tok> toks;
 };
+
+inline constexpr std::array<LocType, 4> kTypes = {LocType::U8, LocType::U16, LocType::U32, LocType::U64};
 
 inline const std::set<std::string> kHeaderKeys = {"name",      "doc",  "row",     "pes",    "devices", "nodes",
                                                   "locations", "init", "observe", "exists", "expect"};
@@ -81,6 +84,11 @@ class Parser {
   int sym(Cur& c) const;
   Loc loc(Cur& c, int own_pe) const; // x@N, or x alone for the own copy (own_pe < 0: the PE is required)
   Loc local_loc(Cur& c, int own_pe, const char* op) const;
+  // A constant written to, added to, compared with or swapped into a typed location fits its unsigned range.
+  void fits(Cur& c, int sym, std::int64_t v) const;
+  void check_ranges(Cur& c, const Op& op) const;
+  // After "put x@j =": a constant, or (relay) the caller's own copy of a location, whose value the put copies.
+  void put_source(Cur& c, Op& op, int me) const;
   static std::optional<Cmp> cmp_of(const std::string& s);
   Cmp cmp(Cur& c) const;
   // Trailing qualifier words. `allowed` lists the classes that apply to this op.

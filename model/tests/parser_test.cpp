@@ -240,6 +240,11 @@ TEST(Parser, ErrorsNameTheLineAndTheProblem) {
       {"name T\nlocations x x\nP0:\n  fence\nexists true\nexpect allowed\n", 2, "declared twice"},
       {"name T\nlocations x\nP0:\n  fence\nexists (true\nexpect allowed\n", 5, "expected ')'"},
       {"name T\nlocations x\nP0:\n  put x@0 = 99999999999999999999\nexists true\nexpect allowed\n", 4, "bad number"},
+      {with_ops("", "  r0 = fetch x@1 keep"), 4, "qualifier 'keep' does not apply to fetch"},
+      {with_ops("", "  p x@1 = s"), 4, "p writes a value, not a copy of a location: use put"},
+      {with_ops("", "  put x@1 = s@1"), 4, "the source of a put is the caller's local memory: write 's', not 's@1'"},
+      {with_ops("", "  put_signal x@1 = f@1, s@1 set 1"), 4, "the source of a put is the caller's local memory"},
+      {with_ops("", "  put x@1 = y"), 4, "unknown location 'y'"},
   };
   for (const BadCase& c : cases) {
     LitmusError e = error_of(c.text);
@@ -249,13 +254,106 @@ TEST(Parser, ErrorsNameTheLineAndTheProblem) {
   }
 }
 
+// Scope belongs on the calls that order: every put, get and AMO refuses it with the same explanation.
+TEST(Parser, CommOpsTakeNoScope) {
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"put x@1 = 1", "put"},
+      {"put x@1 = 1 nbi", "put"},
+      {"put_nbi x@1 = s", "put_nbi"},
+      {"p x@1 = 1", "p"},
+      {"r0 = get x@1", "get"},
+      {"get_nbi f = x@1", "get_nbi"},
+      {"r0 = g x@1", "g"},
+      {"r0 = fetch x@1", "fetch"},
+      {"set x@1 = 1", "set"},
+      {"r0 = swap x@1 2", "swap"},
+      {"r0 = compare_swap x@1 0 1", "compare_swap"},
+      {"r0 = fetch_inc x@1", "fetch_inc"},
+      {"inc x@1", "inc"},
+      {"add x@1 2", "add"},
+      {"r0 = atomic_fetch_xor x@1 3", "fetch_xor"},
+      {"or x@1 1", "or"},
+  };
+  for (const auto& [call, name] : calls)
+    for (const char* scope : {"device", "node", "system"}) {
+      LitmusError e = error_of(with_ops("", "  " + call + " " + scope));
+      EXPECT_EQ(e.line(), 4);
+      EXPECT_EQ(e.message(), name +
+                                 " takes no scope: the library writes and reads every symmetric location coherently "
+                                 "at system scope; a scope belongs on the call that orders (fence, quiet, put_signal, "
+                                 "signal_op, waits, barriers)")
+          << call << " " << scope;
+    }
+  // The calls that order keep their scope.
+  EXPECT_NO_THROW(parse_litmus(with_ops("", "  fence device\n  quiet node\n  put_signal x@1 = 1, s@1 set 1 device\n"
+                                            "  signal_op s@1 add 1 node\n  pe_quiet 1 system"),
+                               "t.litmus"));
+}
+
+// A relay put copies the caller's own copy of a location: a comm read of it, whose value the put writes.
+TEST(Parser, RelayPut) {
+  LitmusTest t =
+      parse_litmus(with_ops("", "  put x@1 = s\n  put_nbi x@1 = s@0 keep\n  put_signal x@1 = f, s@1 add 2 comm\n"
+                                "  put x@1 = 7"),
+                   "t.litmus");
+  const auto& a = t.threads[0].ops;
+  EXPECT_EQ(a[0].src, (Loc{2, 0}));
+  EXPECT_EQ(a[1].src, (Loc{2, 0})); // s@0 is the caller's own copy: accepted
+  EXPECT_EQ(a[1].kind, OpKind::PutNbi);
+  EXPECT_EQ(a[2].src, (Loc{1, 0}));
+  EXPECT_EQ(a[3].src.sym, -1);
+  EXPECT_EQ(a[3].value, 7);
+  EXPECT_EQ(format_op(t, t.threads[0], a[0]), "put x@1 = s bypass");
+  EXPECT_EQ(format_op(t, t.threads[0], a[2]), "put_signal x@1 = f, s@1 add 2 weak comm system bypass");
+}
+
+// Location types: u8, u16, u32, u64 (the default); the constants a test writes to, adds to, compares with or swaps
+// into a typed location must fit its unsigned range.
+TEST(Parser, LocationTypes) {
+  auto typed = [](const std::string& p0, const std::string& extra = "") {
+    return "name T\nlocations x c:u8 h:u16 w:u32 d:u64\n" + extra + "P0:\n" + p0 + "\nexists true\nexpect allowed\n";
+  };
+  LitmusTest t = parse_litmus(
+      typed("  p c@1 = 255\n  p h@1 = 65535\n  p w@1 = 4294967295\n  p d@1 = -1\n  p x@1 = -5", "init c = 3 h@1 = 9\n"),
+      "t.litmus");
+  EXPECT_EQ(t.types, (std::vector<LocType>{LocType::U64, LocType::U8, LocType::U16, LocType::U32, LocType::U64}));
+  EXPECT_EQ(t.init[t.loc_index(Loc{1, 1})], 3);
+  const std::vector<BadCase> cases = {
+      {typed("  p c@1 = 256"), 4, "value 256 does not fit location 'c' of type u8 (0..255)"},
+      {typed("  p h@1 = -1"), 4, "value -1 does not fit location 'h' of type u16 (0..65535)"},
+      {typed("  p w@1 = 4294967296"), 4, "of type u32 (0..4294967295)"},
+      {typed("  store c = 300"), 4, "value 300 does not fit location 'c'"},
+      {typed("  put h@1 = 70000 keep"), 4, "value 70000 does not fit location 'h'"},
+      {typed("  add c@1 256"), 4, "value 256 does not fit"},
+      {typed("  r0 = compare_swap c@1 0 256"), 4, "value 256 does not fit"},
+      {typed("  r0 = compare_swap c@1 256 0"), 4, "value 256 does not fit"},
+      {typed("  r0 = swap h@1 65536"), 4, "value 65536 does not fit"},
+      {typed("  wait c == 256"), 4, "value 256 does not fit"},
+      {typed("  r0 = test h != 65536"), 4, "value 65536 does not fit"},
+      {typed("  signal_op c@1 set 256"), 4, "value 256 does not fit"},
+      {typed("  put_signal x@1 = 1, c@1 set 256"), 4, "value 256 does not fit"},
+      {typed("  put_signal c@1 = 256, x@1 set 1"), 4, "value 256 does not fit"},
+      {typed("  put h@1 = c"), 4, "put copies elements of one type: 'c' is u8, 'h' is u16"},
+      {typed("  get_nbi c = x@1"), 4, "get_nbi copies elements of one type: 'x' is u64, 'c' is u8"},
+      {typed("  fence", "init c@1 = 256\n"), 3, "value 256 does not fit location 'c'"},
+      {"name T\nlocations c:u8\nP0:\n  fence\nexists c@0 == 256\nexpect allowed\n", 5, "value 256 does not fit"},
+      {"name T\nlocations c:u7\nP0:\n  fence\nexists true\nexpect allowed\n", 2, "unknown type 'u7' of location 'c'"},
+  };
+  for (const BadCase& c : cases) {
+    LitmusError e = error_of(c.text);
+    EXPECT_EQ(e.line(), c.line) << c.text << "\n-> " << e.what();
+    EXPECT_NE(e.message().find(c.message), std::string::npos) << "wanted '" << c.message << "', got: " << e.what();
+  }
+}
+
 // format_op writes what the parser reads: every op of every catalogue test survives a round trip.
 TEST(Parser, FormattedOpsParseBack) {
   for (const auto& entry : std::filesystem::directory_iterator(PORTSHMEM_LITMUS_DIR)) {
     if (entry.path().extension() != ".litmus") continue;
     LitmusTest t = parse_litmus_file(entry.path().string());
     std::string text = "name R\npes " + std::to_string(t.pes) + "\nlocations";
-    for (const std::string& s : t.syms) text += " " + s;
+    for (std::size_t i = 0; i < t.syms.size(); ++i)
+      text += " " + t.syms[i] + (t.types[i] == LocType::U64 ? "" : std::string(":") + name(t.types[i]));
     for (const auto& [key, group] : {std::pair{"devices", &t.device}, std::pair{"nodes", &t.node}}) {
       text += std::string("\n") + key;
       for (int g = 0; g <= *std::max_element(group->begin(), group->end()); ++g) {
@@ -279,7 +377,7 @@ TEST(Parser, FormattedOpsParseBack) {
       for (std::size_t j = 0; j < t.threads[i].ops.size(); ++j) {
         const Op &a = t.threads[i].ops[j], &b = u.threads[i].ops[j];
         EXPECT_EQ(format_op(u, u.threads[i], b), format_op(t, t.threads[i], a));
-        EXPECT_TRUE(a.kind == b.kind && a.loc == b.loc && a.loc2 == b.loc2 && a.value == b.value &&
+        EXPECT_TRUE(a.kind == b.kind && a.loc == b.loc && a.loc2 == b.loc2 && a.src == b.src && a.value == b.value &&
                     a.value2 == b.value2 && a.cmp == b.cmp && a.update == b.update && a.reg == b.reg && a.pe == b.pe &&
                     a.coverage == b.coverage && a.scope == b.scope && a.path == b.path && a.strength == b.strength &&
                     a.signal == b.signal)

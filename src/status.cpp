@@ -35,6 +35,8 @@ extern "C" const char* portshmem_status_string(portshmem_status_t status) {
     return "device-side error";
   case PORTSHMEM_ERR_SCOPE:
     return "scope qualifier too narrow for the PE";
+  case PORTSHMEM_ERR_LOCAL_BUFFER:
+    return "private memory in a wave or block call";
   }
   // A value outside the enum (a cast from an int): still a string, so callers can print it unchecked.
   return "unknown status";

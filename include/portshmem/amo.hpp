@@ -3,9 +3,8 @@
 // relaxed atomic access at the call's scope: atomic with respect to every other AMO on the same location (all AMOs on
 // a location agree on one order), and ordered with the caller's other operations only by fence or quiet. A fetching
 // AMO has its value on return but holds back only later reads of the same location (docs/memory_model.md A2, A4).
-// Qualifiers (memory_model.hpp): scope only — mm::device | mm::node | mm::system (default). What an AMO publishes or
-// acquires is the business of fence, quiet and the waits, so coverage, data path, acquire and signal strength do not
-// compile here.
+// Qualifiers: none. An AMO is performed coherently at system scope; what it publishes or acquires is the business of
+// fence, quiet and the waits, so no qualifier compiles here (a scope belongs on the call that orders).
 // Types, as OpenSHMEM's tables: the standard AMO types for every operation; the extended types (standard + float and
 // double) also for fetch, set and swap; the bitwise types for and, or and xor. A bad call (PE out of range, address
 // outside the symmetric heap or not aligned to its type) is recorded for the host (portshmem_check_device_errors) and
@@ -69,7 +68,7 @@ inline constexpr bool is_amo_bitwise_type_v = false PORTSHMEM_AMO_BITWISE_TYPES(
 
 namespace detail {
 
-inline constexpr unsigned kAmoQualifiers = mm::cat::scope;
+inline constexpr unsigned kAmoQualifiers = 0;
 
 /// An argument that does not take part in deducing T (so atomic_add(c, long_counter, 1, pe) compiles).
 template <class T>
@@ -98,11 +97,10 @@ PORTSHMEM_DEVICE void check_amo_bitwise() {
 }
 
 /// pe's copy of the symmetric T at addr, or nullptr after recording why the call is bad: the checks of remote_range,
-/// plus natural alignment (an atomic on a misaligned word faults on GPUs instead of being skipped), plus the debug
-/// check that the scope of R reaches pe.
+/// plus natural alignment (an atomic on a misaligned word faults on GPUs instead of being skipped).
 template <class R, class T>
 PORTSHMEM_DEVICE T* remote_word(const ctx& c, const T* addr, int pe, portshmem_call_id_t call, bool reporter = true) {
-  if (!scope_reaches<R>(c, pe, call, reporter)) return nullptr;
+  static_assert(mm::checked<R>); // an AMO takes no qualifier: this rejects one
   if (reinterpret_cast<std::uintptr_t>(addr) % sizeof(T) != 0) {
     if (reporter) record_error(c, PORTSHMEM_ERR_INVALID_ARG, call, pe, addr, sizeof(T));
     return nullptr;
@@ -118,7 +116,7 @@ template <rmw Op, class R, class T>
 PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
   using U = arch::detail::uint_t<sizeof(T)>;
   constexpr arch::order O = arch::order::relaxed;
-  constexpr arch::scope S = R::hw_scope;
+  constexpr arch::scope S = kDataScope;
   T* remote = remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
   U* p = reinterpret_cast<U*>(remote);
@@ -146,7 +144,7 @@ PORTSHMEM_DEVICE T atomic_fetch(const ctx& c, const T* source, int pe, Q...) {
   detail::check_amo_extended<T>();
   using R = mm::resolve<detail::kAmoQualifiers, Q...>;
   if (const T* remote = detail::remote_word<R>(c, source, pe, PORTSHMEM_CALL_AMO)) {
-    return detail::load_value<arch::order::relaxed, R::hw_scope>(remote);
+    return detail::load_value<arch::order::relaxed, detail::kDataScope>(remote);
   }
   return T{};
 }
@@ -157,7 +155,7 @@ PORTSHMEM_DEVICE void atomic_set(const ctx& c, T* dest, detail::no_deduce<T> val
   detail::check_amo_extended<T>();
   using R = mm::resolve<detail::kAmoQualifiers, Q...>;
   if (T* remote = detail::remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO)) {
-    detail::store_value<arch::order::relaxed, R::hw_scope>(remote, value);
+    detail::store_value<arch::order::relaxed, detail::kDataScope>(remote, value);
   }
 }
 
@@ -177,7 +175,7 @@ PORTSHMEM_DEVICE T atomic_compare_swap(const ctx& c, T* dest, detail::no_deduce<
   using U = arch::detail::uint_t<sizeof(T)>;
   T* remote = detail::remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
-  return detail::bit_cast<T>(arch::compare_exchange<arch::order::relaxed, R::hw_scope>(
+  return detail::bit_cast<T>(arch::compare_exchange<arch::order::relaxed, detail::kDataScope>(
       reinterpret_cast<U*>(remote), detail::bit_cast<U>(cond), detail::bit_cast<U>(value)));
 }
 

@@ -158,9 +158,27 @@ struct resolve {
   static constexpr signal_kind strength =
       detail::has<strong_t, std::remove_cv_t<std::remove_reference_t<Q>>...> ? signal_kind::strong : signal_kind::weak;
 
-  /// The hardware scope: node and system both reach other GPUs (NVLink/xGMI peers), so both lower to system.
-  static constexpr arch::scope hw_scope = scope_of == scope_kind::device ? arch::scope::device : arch::scope::system;
+  /// The hardware scope of the call's ordering: node and system both reach other GPUs (NVLink/xGMI peers), so both
+  /// lower to system; device to the scope that reaches the other PEs (processes) of this GPU.
+  static constexpr arch::scope hw_scope = scope_of == scope_kind::device ? arch::kPeerDeviceScope : arch::scope::system;
+  /// Whether the call already has the strict (default) lowering: coverage all, acquire, system scope, so a strict run
+  /// (portshmem_ctx_t::strict) changes nothing about it.
+  static constexpr bool strict_already = (!(Accepted & cat::coverage) || cover == coverage_kind::all) &&
+                                         (!(Accepted & cat::acquire) || acquire_of == acquire_kind::acquire) &&
+                                         hw_scope == arch::scope::system;
   static constexpr arch::cache cache = path == path_kind::bypass ? arch::cache::bypass : arch::cache::keep;
 };
 
+/// True once R (an mm::resolve) is instantiated, so that its checks fire in a call that uses none of its members:
+/// `static_assert(mm::checked<R>);`.
+template <class R>
+inline constexpr bool checked = sizeof(R) > 0;
+
 } // namespace portshmem::mm
+
+namespace portshmem::detail {
+/// The scope of every access the library makes to symmetric memory (put and get data, p, g, AMOs, signal updates,
+/// polls): system, whatever the call's scope qualifier. A scope narrows what a call orders (its fences and their
+/// cache maintenance), never the coherence of what it reads or writes (docs/memory_model.md, "Scope").
+inline constexpr arch::scope kDataScope = arch::scope::system;
+} // namespace portshmem::detail

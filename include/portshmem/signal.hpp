@@ -9,7 +9,8 @@
 //                     this GPU's caches); scope
 //   signal_op         coverage and scope (no data, so no strength or path)
 //   signal_wait_until acquire strength mm::acquire (default) | mm::comm | mm::relaxed, and scope (as wait_until)
-//   signal_fetch      scope
+//   signal_fetch      none (a coherent read that orders nothing)
+// The data and the signal word are always written coherently at system scope; the scope narrows the ordering only.
 // On load/store transports a weak and a strong signal lower to the same release: the fence or release store that
 // puts the signal after this call's data already follows every earlier store of the thread. A bad call (PE out of
 // range, an address outside the symmetric heap, a misaligned signal word, a sig_op that is neither set nor add) is
@@ -68,11 +69,11 @@ PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t*
 /// The signal update as the release R describes (detail/publish.hpp): set is a publishing store, add a publishing
 /// fetch-add, so the signal becomes visible only after what R's coverage names.
 template <class R>
-PORTSHMEM_DEVICE void publish_signal(std::uint64_t* sig, std::uint64_t value, signal_update op) {
+PORTSHMEM_DEVICE void publish_signal(const ctx& c, std::uint64_t* sig, std::uint64_t value, signal_update op) {
   if (op == signal_add) {
-    publish_add<R>(sig, value);
+    publish_add<R>(c, sig, value);
   } else {
-    publish_store<R>(sig, value);
+    publish_store<R>(c, sig, value);
   }
 }
 
@@ -103,18 +104,20 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   // group's barrier, of the group), not only this call's data.
   if (is_word_put<Group>(dest, src, n)) { // the latency path: one word of data, one signal, no copy loop
     if (char* const base = put_word<R>(c, dest, src, n, pe, PORTSHMEM_CALL_SIGNAL)) {
-      publish_signal<R>(reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
+      publish_signal<R>(c, reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
     }
     return;
   }
-  char* const base = peer_heap(c, pe, PORTSHMEM_CALL_SIGNAL, sig_addr, sizeof(std::uint64_t), reporter);
+  char* const base = n != 0 && !local_side_ok<Group>(c, src, n, pe, PORTSHMEM_CALL_SIGNAL, reporter)
+                         ? nullptr
+                         : peer_heap(c, pe, PORTSHMEM_CALL_SIGNAL, sig_addr, sizeof(std::uint64_t), reporter);
   if (n != 0) {
     put_mapped<Group, R>(base ? base + heap_offset(c, dest) : nullptr, src, n);
   } else {
     group_end<Group>(); // no data, but under coverage all the members' earlier stores still precede the signal
   }
   if (base && Group::rank() == 0) {
-    publish_signal<R>(reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
+    publish_signal<R>(c, reinterpret_cast<std::uint64_t*>(base + heap_offset(c, sig_addr)), signal, op);
   }
   group_end<Group>();
 }
@@ -157,26 +160,26 @@ PORTSHMEM_DEVICE void signal_op(const ctx& c, std::uint64_t* sig_addr, std::uint
   using R = mm::resolve<detail::kSignalOpQualifiers, Q...>;
   std::uint64_t* sig = detail::remote_signal<R>(c, sig_addr, sig_op, pe, true);
   if (!sig) return;
-  if constexpr (R::cover == mm::coverage_kind::all) {
-    detail::publish_signal<R>(sig, signal, sig_op);
+  if (R::cover == mm::coverage_kind::all || detail::strict_run<R>(c)) {
+    detail::publish_signal<R>(c, sig, signal, sig_op);
   } else if (sig_op == signal_add) {
-    arch::fetch_add<arch::order::relaxed, R::hw_scope>(sig, signal);
+    arch::fetch_add<arch::order::relaxed, detail::kDataScope>(sig, signal);
   } else {
-    arch::store<arch::order::relaxed, R::hw_scope>(sig, signal);
+    arch::store<arch::order::relaxed, detail::kDataScope>(sig, signal);
   }
 }
 
 /// This PE's signal word sig_addr, read atomically (0 for an address outside the symmetric heap). A comm read: it
-/// acquires nothing for later ordinary loads (signal_wait_until does).
+/// acquires nothing for later ordinary loads (signal_wait_until does). Takes no qualifier.
 template <class... Q>
 PORTSHMEM_DEVICE std::uint64_t signal_fetch(const ctx& c, const std::uint64_t* sig_addr, Q...) {
-  using R = mm::resolve<mm::cat::scope, Q...>;
+  static_assert(mm::checked<mm::resolve<0, Q...>>); // signal_fetch takes no qualifier
   if (!detail::is_local_symmetric(c, sig_addr, sizeof(std::uint64_t))) {
     detail::record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_SIGNAL, c.my_pe, sig_addr,
                          sizeof(std::uint64_t));
     return 0;
   }
-  return arch::load<arch::order::relaxed, R::hw_scope>(sig_addr);
+  return arch::load<arch::order::relaxed, detail::kDataScope>(sig_addr);
 }
 
 /// Waits until this PE's signal word sig_addr `op` value holds and returns the value that satisfied it; with the
@@ -195,11 +198,11 @@ PORTSHMEM_DEVICE std::uint64_t signal_wait_until(const ctx& c, std::uint64_t* si
   detail::spin_until(
       c,
       [&] {
-        seen = arch::load<detail::kPollOrder<R>, R::hw_scope>(sig_addr);
+        seen = arch::load<detail::kPollOrder<R>, detail::kDataScope>(sig_addr);
         return detail::compare(seen, op, value);
       },
       PORTSHMEM_CALL_SIGNAL, sig_addr, value);
-  detail::observed<R>();
+  detail::observed<R>(c);
   return seen;
 }
 

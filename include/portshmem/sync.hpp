@@ -21,15 +21,15 @@ inline constexpr unsigned kFenceQualifiers = mm::cat::coverage | mm::cat::scope;
 /// What the coverage names, issued by this thread before the fence to a PE, is delivered there before what it issues
 /// after it to the same PE. Promises no completion, and no order across PEs.
 template <class... Q>
-PORTSHMEM_DEVICE void fence(const ctx&, Q...) {
-  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::release>();
+PORTSHMEM_DEVICE void fence(const ctx& c, Q...) {
+  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::release>(c);
 }
 
 /// What the coverage names, issued by this thread before the quiet, is complete and visible to every PE of the
 /// scope; nothing the thread issues after it is performed before it.
 template <class... Q>
-PORTSHMEM_DEVICE void quiet(const ctx&, Q...) {
-  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::seq_cst>();
+PORTSHMEM_DEVICE void quiet(const ctx& c, Q...) {
+  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::seq_cst>(c);
 }
 
 /// quiet restricted to operations targeting pes[0..npes): with load/store transports every operation completes the
@@ -51,12 +51,12 @@ PORTSHMEM_DEVICE void dissemination_barrier(const ctx& c) {
   for (int k = 0, dist = 1; dist < c.n_pes; ++k, dist *= 2) {
     const int to = (c.my_pe + dist) % c.n_pes;
     auto* theirs = reinterpret_cast<internal_area*>(c.peer_heaps[to]);
-    publish_add<R>(&theirs->barrier_arrivals[k], std::uint64_t(1));
+    publish_add<R>(c, &theirs->barrier_arrivals[k], std::uint64_t(1));
     std::uint64_t* arrivals = &mine->barrier_arrivals[k];
     spin_until(
-        c, [&] { return arch::load<arch::order::relaxed, R::hw_scope>(arrivals) >= epoch; }, PORTSHMEM_CALL_BARRIER,
+        c, [&] { return arch::load<arch::order::relaxed, kDataScope>(arrivals) >= epoch; }, PORTSHMEM_CALL_BARRIER,
         arrivals, epoch);
-    covered_fence<R, arch::order::acquire>();
+    covered_fence<R, arch::order::acquire>(c);
   }
 }
 
@@ -65,7 +65,7 @@ PORTSHMEM_DEVICE void barrier(const ctx& c) {
   arch::join_comm_stores();
   Group::sync();
   if (Group::rank() == 0) {
-    if constexpr (Quiet) covered_fence<R, arch::order::seq_cst>();
+    if constexpr (Quiet) covered_fence<R, arch::order::seq_cst>(c);
     dissemination_barrier<R>(c);
   }
   Group::sync();

@@ -8,7 +8,7 @@
 //         their count; 0 at once when none is included
 //   test_ the same conditions checked once, without waiting (test_any: SIZE_MAX, test_some: 0 when none holds)
 // Qualifiers are wait_until's (wait.hpp): acquire strength mm::acquire (default) | mm::comm | mm::relaxed, and scope.
-// The polls are relaxed loads; the acquire is paid once, after the condition held (a test that fails pays nothing).
+// The polls are coherent loads; the acquire is paid once, after the condition held (a test that fails pays nothing).
 // An array outside the symmetric heap is recorded as a bad call: nothing is waited for, any/some return SIZE_MAX / 0
 // and test_all returns false.
 #pragma once
@@ -30,9 +30,8 @@ namespace detail {
 
 template <class T>
 PORTSHMEM_DEVICE void check_wait_vector_type() {
-  static_assert(std::is_integral_v<T> && kAtomicWord<T>,
-                "portshmem: the wait_until_all/any/some and test_all/any/some families take 4- or 8-byte integer "
-                "types");
+  static_assert(kWaitType<T>, "portshmem: the wait_until_all/any/some and test_all/any/some families take integer "
+                              "types of 1, 2, 4 or 8 bytes");
 }
 
 /// The compare values of the scalar forms: the same value for every element.
@@ -64,7 +63,7 @@ PORTSHMEM_DEVICE std::size_t first_included(const int* status, std::size_t n) {
 
 template <class R, class T, class V>
 PORTSHMEM_DEVICE bool holds(const T* ivars, std::size_t i, cmp op, const V& values) {
-  return compare(load_value<kPollOrder<R>, R::hw_scope>(ivars + i), op, T(values[i]));
+  return compare(load_value<kPollOrder<R>, kDataScope>(ivars + i), op, T(values[i]));
 }
 
 /// One pass: the first included index whose comparison holds, or SIZE_MAX.
@@ -95,7 +94,7 @@ PORTSHMEM_DEVICE void wait_all(const ctx& c, T* ivars, std::size_t n, const int*
     spin_until(
         c, [&] { return holds<R>(ivars, i, op, values); }, PORTSHMEM_CALL_WAIT, ivars + i, std::uint64_t(values[i]));
   }
-  observed<R>();
+  observed<R>(c);
 }
 
 template <class R, class T, class V>
@@ -112,7 +111,7 @@ PORTSHMEM_DEVICE std::size_t wait_any(const ctx& c, T* ivars, std::size_t n, con
         return found != SIZE_MAX;
       },
       PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]));
-  observed<R>();
+  observed<R>(c);
   return found;
 }
 
@@ -130,7 +129,7 @@ PORTSHMEM_DEVICE std::size_t wait_some(const ctx& c, T* ivars, std::size_t n, st
         return count != 0;
       },
       PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]));
-  observed<R>();
+  observed<R>(c);
   return count;
 }
 
@@ -141,7 +140,7 @@ PORTSHMEM_DEVICE bool test_all(const ctx& c, T* ivars, std::size_t n, const int*
   for (std::size_t i = 0; i < n; ++i) {
     if (included(status, i) && !holds<R>(ivars, i, op, values)) return false;
   }
-  observed<R>();
+  observed<R>(c);
   return true;
 }
 
@@ -150,7 +149,7 @@ PORTSHMEM_DEVICE std::size_t test_any(const ctx& c, T* ivars, std::size_t n, con
                                       const V& values) {
   if (n == 0 || !local_array(c, ivars, n)) return SIZE_MAX;
   const std::size_t found = find_any<R>(ivars, n, status, op, values);
-  if (found != SIZE_MAX) observed<R>();
+  if (found != SIZE_MAX) observed<R>(c);
   return found;
 }
 
@@ -159,7 +158,7 @@ PORTSHMEM_DEVICE std::size_t test_some(const ctx& c, T* ivars, std::size_t n, st
                                        cmp op, const V& values) {
   if (n == 0 || !local_array(c, ivars, n)) return 0;
   const std::size_t count = find_some<R>(ivars, n, indices, status, op, values);
-  if (count != 0) observed<R>();
+  if (count != 0) observed<R>(c);
   return count;
 }
 

@@ -1,4 +1,4 @@
-// expect: take 4- or 8-byte integer types
+// expect: take integer types of 1, 2, 4 or 8 bytes
 #include <portshmem/portshmem.hpp>
 namespace mm = portshmem::mm;
 struct pair {

@@ -43,7 +43,7 @@ PORTSHMEM_GLOBAL void fetch_add_kernel(portshmem::ctx c, T* counter, T* fetched)
   const unsigned t = arch::thread_rank(), threads = arch::block_threads();
   for (int k = 0; k < kOps; ++k) {
     fetched[k * threads + t] =
-        t % 2 ? portshmem::atomic_fetch_inc(c, counter, 0) : portshmem::atomic_fetch_add(c, counter, T(1), 0, mm::node);
+        t % 2 ? portshmem::atomic_fetch_inc(c, counter, 0) : portshmem::atomic_fetch_add(c, counter, T(1), 0);
   }
 }
 
@@ -79,7 +79,7 @@ PORTSHMEM_GLOBAL void add_kernel(portshmem::ctx c, long long* counter) {
   const int target = portshmem::n_pes(c) - 1;
   for (int k = 0; k < kOps; ++k) {
     portshmem::atomic_add(c, counter, 5, target);
-    portshmem::atomic_add(c, counter, -2, target, mm::system);
+    portshmem::atomic_add(c, counter, -2, target);
     portshmem::atomic_inc(c, counter, target);
   }
   portshmem::quiet(c);
@@ -203,11 +203,11 @@ PORTSHMEM_GLOBAL void bitwise_kernel(portshmem::ctx c, unsigned long long* ors, 
   if (t % 2 == 0) {
     if (portshmem::atomic_fetch_or(c, ors + g / 64, bit64, 0) & bit64) count_wrong(wrong);
     if (!(portshmem::atomic_fetch_and(c, ands + g / 32, ~bit32, 0) & bit32)) count_wrong(wrong);
-    if (portshmem::atomic_fetch_xor(c, xors + g / 64, xbit, 0, mm::node) & xbit) count_wrong(wrong);
+    if (portshmem::atomic_fetch_xor(c, xors + g / 64, xbit, 0) & xbit) count_wrong(wrong);
   } else {
     portshmem::atomic_or(c, ors + g / 64, bit64, 0);
     portshmem::atomic_and(c, ands + g / 32, ~bit32, 0);
-    portshmem::atomic_xor(c, xors + g / 64, xbit, 0, mm::system);
+    portshmem::atomic_xor(c, xors + g / 64, xbit, 0);
   }
   portshmem::quiet(c);
 }
@@ -256,7 +256,7 @@ struct extended_slots {
 PORTSHMEM_GLOBAL void extended_set_kernel(portshmem::ctx c, extended_slots* s) {
   const int me = portshmem::my_pe(c), next = (me + 1) % portshmem::n_pes(c);
   portshmem::atomic_set(c, &s->f, 1.5f + float(me), next);
-  portshmem::atomic_set(c, &s->d, 0.25 + me, next, mm::node);
+  portshmem::atomic_set(c, &s->d, 0.25 + me, next);
   portshmem::atomic_set(c, &s->ll, -1000ll * me - 7, next);
   portshmem::quiet(c);
 }
@@ -265,7 +265,7 @@ PORTSHMEM_GLOBAL void extended_set_kernel(portshmem::ctx c, extended_slots* s) {
 PORTSHMEM_GLOBAL void extended_fetch_kernel(portshmem::ctx c, extended_slots* s, double* out) {
   const int me = portshmem::my_pe(c), next = (me + 1) % portshmem::n_pes(c);
   out[0] = portshmem::atomic_fetch(c, &s->f, me);
-  out[1] = portshmem::atomic_fetch(c, &s->d, me, mm::system);
+  out[1] = portshmem::atomic_fetch(c, &s->d, me);
   out[2] = double(portshmem::atomic_fetch(c, &s->ll, me));
   out[3] = portshmem::atomic_fetch(c, &s->f, next);
 }

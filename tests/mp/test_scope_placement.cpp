@@ -38,24 +38,27 @@ std::string node_part(const std::string& placement) {
   return placement.substr(0, placement.rfind('/'));
 }
 
-enum class call { put_device, p_device, signal_device, put_node };
+// The calls that take a scope and name a PE (puts, p and AMOs take none: their accesses are always system-coherent).
+enum class call { put_signal_device, signal_device, put_signal_node, signal_node };
 
-/// Each PE writes its number + 1 into slot [me] of every PE's `slots`, with the scope the call names.
-PORTSHMEM_GLOBAL void write_everywhere(portshmem::ctx c, call which, std::uint64_t* slots, const std::uint64_t* src) {
+/// Each PE writes its number + 1 into slot [me] of every PE's `slots` (put_signal: and sets its signal in `sigs`),
+/// with the scope the call names.
+PORTSHMEM_GLOBAL void write_everywhere(portshmem::ctx c, call which, std::uint64_t* slots, std::uint64_t* sigs,
+                                       const std::uint64_t* src) {
   const int me = portshmem::my_pe(c);
   for (int pe = 0; pe < portshmem::n_pes(c); ++pe) {
     switch (which) {
-    case call::put_device:
-      portshmem::putmem(c, slots + me, src, sizeof *src, pe, mm::device);
-      break;
-    case call::p_device:
-      portshmem::p(c, slots + me, std::uint64_t(me + 1), pe, mm::device);
+    case call::put_signal_device:
+      portshmem::putmem_signal(c, slots + me, src, sizeof *src, sigs + me, 1, portshmem::signal_set, pe, mm::device);
       break;
     case call::signal_device:
       portshmem::signal_op(c, slots + me, std::uint64_t(me + 1), portshmem::signal_set, pe, mm::device);
       break;
-    case call::put_node:
-      portshmem::putmem(c, slots + me, src, sizeof *src, pe, mm::node);
+    case call::put_signal_node:
+      portshmem::putmem_signal(c, slots + me, src, sizeof *src, sigs + me, 1, portshmem::signal_set, pe, mm::node);
+      break;
+    case call::signal_node:
+      portshmem::signal_op(c, slots + me, std::uint64_t(me + 1), portshmem::signal_set, pe, mm::node);
       break;
     }
   }
@@ -70,18 +73,21 @@ TEST_P(ScopeAgainstPlacement, ReachingCallsLandAndOthersAreRejected) {
   ASSERT_EQ(world_rank, mp::me()) << "this test indexes placements by world rank";
   const std::vector<std::string> where = placements();
   const int n = mp::npes(), me = mp::me();
-  const bool node_scope = GetParam() == call::put_node;
+  const bool node_scope = GetParam() == call::put_signal_node || GetParam() == call::signal_node;
+  const bool signals = GetParam() == call::put_signal_device || GetParam() == call::put_signal_node;
   auto reaches = [&](int from, int to) {
     return node_scope ? node_part(where[from]) == node_part(where[to]) : where[from] == where[to];
   };
 
   auto* slots = mp::sym_alloc<std::uint64_t>(std::size_t(n));
+  auto* sigs = mp::sym_alloc<std::uint64_t>(std::size_t(n));
   auto* src = mp::private_alloc<std::uint64_t>(1);
   mp::to_device(slots, std::vector<std::uint64_t>(std::size_t(n), 0));
+  mp::to_device(sigs, std::vector<std::uint64_t>(std::size_t(n), 0));
   mp::to_device(src, std::vector<std::uint64_t>{std::uint64_t(me + 1)});
   mp::barrier();
   portshmem::ctx c = mp::context();
-  mp::run(write_everywhere, dim3(1), dim3(1), c, GetParam(), slots, static_cast<const std::uint64_t*>(src));
+  mp::run(write_everywhere, dim3(1), dim3(1), c, GetParam(), slots, sigs, static_cast<const std::uint64_t*>(src));
 
   bool i_cross_scope = false;
   for (int pe = 0; pe < n; ++pe) i_cross_scope |= !reaches(me, pe);
@@ -92,16 +98,20 @@ TEST_P(ScopeAgainstPlacement, ReachingCallsLandAndOthersAreRejected) {
   mp::barrier();
 
   const std::vector<std::uint64_t> got = mp::to_host(slots, std::size_t(n));
+  const std::vector<std::uint64_t> got_sigs = mp::to_host(sigs, std::size_t(n));
   for (int from = 0; from < n; ++from) {
     EXPECT_EQ(got[std::size_t(from)], reaches(from, me) ? std::uint64_t(from + 1) : 0u)
         << "slot of PE " << from << " (" << where[from] << ") on PE " << me << " (" << where[me] << ")";
+    EXPECT_EQ(got_sigs[std::size_t(from)], signals && reaches(from, me) ? 1u : 0u) << "signal of PE " << from;
   }
   mp::barrier();
   EXPECT_EQ(hipFree(src), hipSuccess);
+  portshmem_free(sigs);
   portshmem_free(slots);
 }
 
 INSTANTIATE_TEST_SUITE_P(Calls, ScopeAgainstPlacement,
-                         ::testing::Values(call::put_device, call::p_device, call::signal_device, call::put_node));
+                         ::testing::Values(call::put_signal_device, call::signal_device, call::put_signal_node,
+                                           call::signal_node));
 
 } // namespace

@@ -279,7 +279,7 @@ PORTSHMEM_GLOBAL void wait_compare_kernel(portshmem::ctx c, std::uint64_t* sig, 
   out[3] = portshmem::signal_wait_until(c, sig, cmp::ge, 42, mm::acquire, mm::node);
   out[4] = portshmem::signal_wait_until(c, sig, cmp::lt, 43, mm::system);
   out[5] = portshmem::signal_wait_until(c, sig, cmp::le, 42);
-  out[6] = portshmem::signal_fetch(c, sig, mm::node);
+  out[6] = portshmem::signal_fetch(c, sig);
 }
 
 TEST(Signal, WaitUntilReturnsTheSatisfyingValue) {

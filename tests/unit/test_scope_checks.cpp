@@ -1,5 +1,6 @@
 // Debug checks of scope qualifiers: a device-scoped call naming a PE on another GPU (or a node-scoped one naming a PE
-// on another node) is recorded and skipped. The placement is fabricated here, so the check is exercised on one
+// on another node) is recorded and skipped. Only the calls that order and name a PE take a scope (signal_op,
+// put_signal); puts, p, g and AMOs take none. The placement is fabricated here, so the check is exercised on one
 // machine; the GPU build runs it across real GPUs in the multi-GPU suite.
 #define PORTSHMEM_DEBUG_CHECKS 1
 #include <gtest/gtest.h>
@@ -31,12 +32,12 @@ struct fake_world {
 
 TEST(ScopeChecks, DeviceScopeReachesOnlyItsGpu) {
   fake_world w;
-  const int value = 42;
-  portshmem::put(w.c, reinterpret_cast<int*>(w.heaps[0]), &value, 1, 1, mm::device); // same GPU: allowed
-  EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[1]), 42);
+  auto* word = reinterpret_cast<std::uint64_t*>(w.heaps[0]);
+  portshmem::signal_op(w.c, word, 42, portshmem::signal_set, 1, mm::device); // same GPU: allowed
+  EXPECT_EQ(*reinterpret_cast<std::uint64_t*>(w.heaps[1]), 42u);
   EXPECT_EQ(w.error.count, 0u);
-  portshmem::put(w.c, reinterpret_cast<int*>(w.heaps[0]), &value, 1, 2, mm::device); // PE 2: other node
-  EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[2]), 0) << "a rejected call must not write";
+  portshmem::signal_op(w.c, word, 42, portshmem::signal_set, 2, mm::device); // PE 2: other node
+  EXPECT_EQ(*reinterpret_cast<std::uint64_t*>(w.heaps[2]), 0u) << "a rejected call must not write";
   EXPECT_EQ(w.error.count, 1u);
   EXPECT_EQ(w.error.status, PORTSHMEM_ERR_SCOPE);
   EXPECT_EQ(w.error.target_pe, 2);
@@ -44,41 +45,40 @@ TEST(ScopeChecks, DeviceScopeReachesOnlyItsGpu) {
 
 TEST(ScopeChecks, NodeScopeReachesOnlyItsNode) {
   fake_world w;
-  portshmem::p(w.c, reinterpret_cast<int*>(w.heaps[0]), 7, 1, mm::node);
-  EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[1]), 7);
-  EXPECT_EQ(portshmem::g(w.c, reinterpret_cast<int*>(w.heaps[0]), 2, mm::node), 0);
+  auto* word = reinterpret_cast<std::uint64_t*>(w.heaps[0]);
+  portshmem::signal_op(w.c, word, 7, portshmem::signal_add, 1, mm::all, mm::node);
+  EXPECT_EQ(*reinterpret_cast<std::uint64_t*>(w.heaps[1]), 7u);
+  portshmem::signal_op(w.c, word, 7, portshmem::signal_add, 2, mm::comm, mm::node);
   EXPECT_EQ(w.error.count, 1u);
   EXPECT_EQ(w.error.status, PORTSHMEM_ERR_SCOPE);
-  portshmem::p(w.c, reinterpret_cast<int*>(w.heaps[0]), 9, 2); // system scope reaches everyone
-  EXPECT_EQ(*reinterpret_cast<int*>(w.heaps[2]), 9);
+  portshmem::signal_op(w.c, word, 9, portshmem::signal_set, 2); // system scope reaches everyone
+  EXPECT_EQ(*reinterpret_cast<std::uint64_t*>(w.heaps[2]), 9u);
 }
 
-TEST(ScopeChecks, AtomicsAndSignalsCheckScopeToo) {
+TEST(ScopeChecks, PutWithSignalChecksScopeBeforeWritingData) {
   fake_world w;
   auto* word = reinterpret_cast<std::uint64_t*>(w.heaps[0]);
-  auto word_on = [&](int pe) { return *reinterpret_cast<std::uint64_t*>(w.heaps[pe]); };
-  portshmem::atomic_add(w.c, word, std::uint64_t(5), 1, mm::device); // same GPU: allowed
-  portshmem::signal_op(w.c, word, 3, portshmem::signal_add, 1, mm::device);
-  EXPECT_EQ(word_on(1), 8u);
-  EXPECT_EQ(w.error.count, 0u);
-  portshmem::atomic_add(w.c, word, std::uint64_t(5), 2, mm::device);
-  EXPECT_EQ(portshmem::atomic_fetch(w.c, word, 2, mm::device), 0u);
-  portshmem::signal_op(w.c, word, 3, portshmem::signal_set, 2, mm::device);
   const char payload[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  portshmem::putmem_signal(w.c, w.heaps[0] + 64, payload, sizeof payload, word, 1, portshmem::signal_set, 1,
+                           mm::device);
+  EXPECT_EQ(w.heaps[1][64], 1);
+  EXPECT_EQ(w.error.count, 0u);
   portshmem::putmem_signal(w.c, w.heaps[0] + 64, payload, sizeof payload, word, 1, portshmem::signal_set, 2,
                            mm::device);
-  EXPECT_EQ(word_on(2), 0u) << "a rejected atomic or signal must not write";
+  EXPECT_EQ(*reinterpret_cast<std::uint64_t*>(w.heaps[2]), 0u) << "a rejected put-with-signal must not signal";
   EXPECT_EQ(w.heaps[2][64], 0) << "a rejected put-with-signal must not write its data";
-  EXPECT_EQ(w.error.count, 4u);
+  EXPECT_EQ(w.error.count, 1u);
   EXPECT_EQ(w.error.status, PORTSHMEM_ERR_SCOPE);
-  EXPECT_EQ(w.error.call, PORTSHMEM_CALL_AMO);
+  EXPECT_EQ(w.error.call, PORTSHMEM_CALL_SIGNAL);
 }
 
 TEST(ScopeChecks, GroupFormsReportOnce) {
   fake_world w;
   char src[64] = {1};
-  portshmem::arch::host::run_grid(1, 16,
-                                  [&] { portshmem::putmem_block(w.c, w.heaps[0], src, sizeof src, 2, mm::device); });
+  auto* word = reinterpret_cast<std::uint64_t*>(w.heaps[0] + 128);
+  portshmem::arch::host::run_grid(1, 16, [&] {
+    portshmem::putmem_signal_block(w.c, w.heaps[0], src, sizeof src, word, 1, portshmem::signal_set, 2, mm::device);
+  });
   EXPECT_EQ(w.error.count, 1u);
   EXPECT_EQ(w.heaps[2][0], 0);
 }

@@ -9,11 +9,14 @@
 //  - gfx942 stores/loads carry a scope in sc0/sc1: sc1 = agent, sc0 sc1 = system, and at system scope (and at agent
 //    scope when the agent has several L2s, one per XCD) the L2 is bypassed coherently. nt alone means "streaming" and
 //    still leaves the line in the XCD's L2, so it is not enough for another XCD, GPU or the CPU.
-//  - gfx90a has one L2 per agent (device scope needs nothing), no ISA bit that bypasses L2 (glc slc = L1 miss-evict,
-//    L2 streaming); coherence with other agents comes from the page type: fine-grained memory is MTYPE CC (local,
-//    written through) or UC (remote, uncached), coarse-grained RW/NC lines stay dirty in L2 until buffer_wbl2.
-//    LLVM's own system-scope relaxed atomic store is a plain store there, relying on the same thing. So on gfx90a the
-//    symmetric heap (and every flag the library publishes at system scope) must be fine-grained memory.
+//  - gfx90a has one L2 per agent (device scope needs nothing), no ISA bit that bypasses L2; coherence with other
+//    agents comes from the page type: fine-grained memory is MTYPE CC (local, written through) or UC (remote,
+//    uncached), coarse-grained RW/NC lines stay dirty in L2 until buffer_wbl2. LLVM's own system-scope relaxed atomic
+//    store is a plain store there, relying on the same thing. So on gfx90a the symmetric heap (and every flag the
+//    library publishes at system scope) must be fine-grained memory: a premise checked at init (src/gpu/premises).
+//  - Every access the library makes to symmetric memory is an atomic (relaxed at least) of at most 8 bytes, so the
+//    LLVM memory model defines what a racing reader sees; fence_comm relies on the premises above, fence on LLVM's
+//    own code sequences.
 #pragma once
 
 #include <cstdint>
@@ -125,6 +128,10 @@ inline constexpr int kWaitVmLgkm = 0x0070;
 
 // ---- fences ---------------------------------------------------------------------------------------------------------
 /// C++ fence at scope S (relaxed: compiler barrier only); at system scope it writes back / invalidates the L2.
+/// acq_rel and seq_cst are the release fence, an explicit wait, then the acquire fence: AMDGPUUsage's GFX90A and
+/// GFX942 release-acquire sequences wait (s_waitcnt vmcnt(0)) for the L2 write-back between buffer_wbl2 and the
+/// invalidate, and clang-19 drops that wait from its own acq_rel/seq_cst sequence (seen in its output; fixed in later
+/// LLVM). seq_cst needs nothing more on gfx9: LLVM lowers a seq_cst fence exactly as an acq_rel one.
 template <order O, scope S>
 PORTSHMEM_DEVICE void fence() {
   if constexpr (O == order::relaxed) {
@@ -132,21 +139,15 @@ PORTSHMEM_DEVICE void fence() {
   } else if constexpr (O == order::acquire) {
     PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQUIRE, S)
   } else {
-    if constexpr (O == order::release) {
-      PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_RELEASE, S)
-    } else if constexpr (O == order::acq_rel) {
-      PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQ_REL, S)
-    } else {
-      PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_SEQ_CST, S)
-    }
-    // clang-19 may drop the s_waitcnt that must follow buffer_wbl2 when no other access is outstanding (fixed in
-    // later LLVM); without it a following store can become visible before the write-back completes. An explicit
-    // wait is never removed, and is free when the compiler kept its own (tests/isa/check_api.sh checks the order).
+    PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_RELEASE, S)
+    // The explicit wait after the write-back: never removed, free when the compiler kept its own. Without it a
+    // following store (or the invalidate) can overtake the write-back (tests/isa/check_arch.sh demands it).
     if constexpr (S == scope::device || S == scope::system) {
       detail::compiler_barrier();
       __builtin_amdgcn_s_waitcnt(detail::kWaitVmLgkm);
       detail::compiler_barrier();
     }
+    if constexpr (O != order::release) PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQUIRE, S)
   }
 }
 
@@ -205,12 +206,12 @@ PORTSHMEM_DEVICE void join_comm_stores() {
 // ---- atomics --------------------------------------------------------------------------------------------------------
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T load(const T* p) {
-  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  static_assert(detail::is_access_type<T>, "atomic loads take 1-, 2-, 4- and 8-byte integers");
   return __hip_atomic_load(p, detail::hip_load_order<O>, detail::hip_scope<S>);
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE void store(T* p, T v) {
-  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  static_assert(detail::is_access_type<T>, "atomic stores take 1-, 2-, 4- and 8-byte integers");
   constexpr order store_as = O == order::acquire ? order::relaxed : O == order::acq_rel ? order::release : O;
   release_part<store_as, S>();
   __hip_atomic_store(p, v, detail::hip_store_order<detail::kAtomicPart<store_as, S>>, detail::hip_scope<S>);
@@ -258,24 +259,16 @@ PORTSHMEM_DEVICE T fetch_xor(T* p, T v) {
 
 // ---- data accesses --------------------------------------------------------------------------------------------------
 // S is the widest scope that will read the data after a fence_comm<release, S> (stores) or that wrote it before the
-// matching release (loads). keep: plain access, full caching.
-// bypass store: gfx942 at device/system scope = relaxed atomic store at S ("sc1" / "sc0 sc1": coherent L2 bypass, the
-// one form that is visible to other XCDs/GPUs/CPU after only a vmcnt wait; 16 bytes = two 8-byte stores, as no
-// 16-byte atomic exists). Elsewhere (gfx90a; wave/block scope) = __builtin_nontemporal_store ("glc slc" / "nt"): L1
-// miss-evict and L2 streaming, visible at S after the wait on gfx90a's single, fine-grained-coherent L2.
-// bypass load: relaxed atomic load at S on both targets ("glc" / "sc1" / "sc0 sc1": misses the non-coherent caches;
-// a plain nontemporal load may legally become a scalar load through the non-coherent scalar cache).
+// matching release (loads). keep: plain access, full caching (a cached write: only a fence<release> publishes it).
+// bypass: a relaxed atomic access at S, per 8 bytes at most (16 bytes = two 8-byte atomics: no 16-byte atomic
+// exists), so a racing wait or get reads a value some write wrote (LLVM gives a load racing with a non-atomic store
+// an undefined value) and the access carries the scope's cache bits: gfx942 "sc1" (agent) / "sc0 sc1" (system),
+// which bypass the non-coherent caches and are counted done by vmcnt only once coherent at that scope (the premise
+// of fence_comm); gfx90a: stores plain (coherence from the fine-grained heap's page type), loads "glc" (miss L1).
+// Bypass accesses need global memory (the local side of a transfer is dispatched by space_of).
 namespace detail {
 typedef unsigned u32x4 __attribute__((ext_vector_type(4)));
 typedef std::uint64_t u64x2 __attribute__((ext_vector_type(2)));
-
-template <scope S, class U>
-PORTSHMEM_DEVICE void store_bypass(U* p, U u) {
-  if constexpr (PORTSHMEM_AMD_SCOPE_BITS && (S == scope::device || S == scope::system))
-    __hip_atomic_store(p, u, __ATOMIC_RELAXED, hip_scope<S>);
-  else
-    __builtin_nontemporal_store(u, p);
-}
 } // namespace detail
 
 /// Stores v at p (1, 2, 4, 8 or 16 bytes, naturally aligned). Not ordered by itself: a fence_comm<release, S> (bypass)
@@ -287,20 +280,18 @@ PORTSHMEM_DEVICE void store_data(T* p, const T& v) {
     const auto u = detail::bit_cast<detail::u32x4>(v);
     if constexpr (C == cache::keep) {
       *reinterpret_cast<detail::u32x4*>(p) = u;
-    } else if constexpr (PORTSHMEM_AMD_SCOPE_BITS && (S == scope::device || S == scope::system)) {
+    } else {
       const auto h = detail::bit_cast<detail::u64x2>(u);
       auto* q = reinterpret_cast<std::uint64_t*>(p);
-      detail::store_bypass<S>(q, static_cast<std::uint64_t>(h.x));
-      detail::store_bypass<S>(q + 1, static_cast<std::uint64_t>(h.y));
-    } else {
-      __builtin_nontemporal_store(u, reinterpret_cast<detail::u32x4*>(p));
+      __hip_atomic_store(q, static_cast<std::uint64_t>(h.x), __ATOMIC_RELAXED, detail::hip_scope<S>);
+      __hip_atomic_store(q + 1, static_cast<std::uint64_t>(h.y), __ATOMIC_RELAXED, detail::hip_scope<S>);
     }
   } else {
     using U = detail::uint_t<sizeof(T)>;
     if constexpr (C == cache::keep)
       *reinterpret_cast<U*>(p) = detail::bit_cast<U>(v);
     else
-      detail::store_bypass<S>(reinterpret_cast<U*>(p), detail::bit_cast<U>(v));
+      __hip_atomic_store(reinterpret_cast<U*>(p), detail::bit_cast<U>(v), __ATOMIC_RELAXED, detail::hip_scope<S>);
   }
 }
 /// Loads the value at p (1, 2, 4, 8 or 16 bytes, naturally aligned; bypass 16 bytes = two 8-byte atomic loads).
@@ -324,6 +315,23 @@ PORTSHMEM_DEVICE T load_data(const T* p) {
     else
       return detail::bit_cast<T>(__hip_atomic_load(q, __ATOMIC_RELAXED, detail::hip_scope<S>));
   }
+}
+
+/// A put reads a global source coherently: after wait<comm> (no L1 invalidate) a plain load could return a stale L1
+/// (gfx90a) or XCD-L2 (gfx942) copy of data a peer wrote; the bypass load's cache bits miss those copies.
+inline constexpr cache kSourceCache = cache::bypass;
+
+/// Which memory p names: private (scratch), LDS, or global (an aperture check, no memory access).
+PORTSHMEM_DEVICE space space_of(const void* p) {
+  return __builtin_amdgcn_is_private(p) ? space::local : __builtin_amdgcn_is_shared(p) ? space::shared : space::global;
+}
+
+/// One word of a put's source: a coherent load at system scope from global memory, a plain one from private or shared
+/// memory (which no other agent writes). The atomic stays where it is written (see put_word_as).
+template <class U>
+PORTSHMEM_DEVICE U load_source(const U* p) {
+  if (space_of(p) != space::global) return *p;
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 
 // ---- wave sync ------------------------------------------------------------------------------------------------------

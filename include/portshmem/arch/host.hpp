@@ -122,40 +122,50 @@ inline void join_comm_stores() {}
 
 // ---- data accesses: relaxed atomics of up to 8 bytes, so a concurrent reader races with nothing undefined --------
 // S (the widest scope that reads the data after a matching fence_comm) matters only where caches are not coherent.
+// 16 bytes (vec16, long double) move as two relaxed 8-byte halves: race-free, single-copy atomic per half, as on GPUs.
+namespace host {
+template <class T>
+inline constexpr bool kHalves = sizeof(T) == 16 && alignof(T) >= 8;
+}
 template <cache C, scope S = scope::system, class T>
 inline void store_data(T* p, const T& v) {
-  if constexpr (sizeof(T) <= 8 && alignof(T) >= sizeof(T)) {
+  static_assert((sizeof(T) <= 8 && alignof(T) >= sizeof(T)) || host::kHalves<T>,
+                "data accesses move 1, 2, 4, 8 or 16 naturally aligned bytes");
+  if constexpr (sizeof(T) <= 8) {
     std::atomic_ref<T>(*p).store(v, std::memory_order_relaxed);
   } else {
-    std::memcpy(static_cast<void*>(p), &v, sizeof(T));
+    auto* q = reinterpret_cast<std::uint64_t*>(static_cast<void*>(p));
+    std::uint64_t h[2];
+    std::memcpy(h, &v, sizeof h);
+    std::atomic_ref<std::uint64_t>(q[0]).store(h[0], std::memory_order_relaxed);
+    std::atomic_ref<std::uint64_t>(q[1]).store(h[1], std::memory_order_relaxed);
   }
 }
 template <cache C, scope S = scope::system, class T>
 inline T load_data(const T* p) {
-  if constexpr (sizeof(T) <= 8 && alignof(T) >= sizeof(T)) {
+  static_assert((sizeof(T) <= 8 && alignof(T) >= sizeof(T)) || host::kHalves<T>,
+                "data accesses move 1, 2, 4, 8 or 16 naturally aligned bytes");
+  if constexpr (sizeof(T) <= 8) {
     return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
   } else {
+    auto* q = reinterpret_cast<std::uint64_t*>(const_cast<void*>(static_cast<const void*>(p)));
+    const std::uint64_t h[2] = {std::atomic_ref<std::uint64_t>(q[0]).load(std::memory_order_relaxed),
+                                std::atomic_ref<std::uint64_t>(q[1]).load(std::memory_order_relaxed)};
     T v;
-    std::memcpy(&v, p, sizeof(T));
+    std::memcpy(static_cast<void*>(&v), h, sizeof v);
     return v;
   }
 }
-template <cache C, scope S = scope::system>
-inline void store_data(vec16* p, const vec16& v) { // two 8-byte halves: each atomic, as on GPUs
-  auto* q = reinterpret_cast<std::uint64_t*>(p);
-  std::uint64_t h[2];
-  std::memcpy(h, &v, sizeof h);
-  std::atomic_ref<std::uint64_t>(q[0]).store(h[0], std::memory_order_relaxed);
-  std::atomic_ref<std::uint64_t>(q[1]).store(h[1], std::memory_order_relaxed);
+
+/// Every host load is a relaxed atomic: the source of a put needs nothing more (the waits acquire).
+inline constexpr cache kSourceCache = cache::keep;
+/// CPU threads share one address space: every buffer is reachable by every thread, as global memory is on a GPU.
+inline space space_of(const void*) {
+  return space::global;
 }
-template <cache C, scope S = scope::system>
-inline vec16 load_data(const vec16* p) {
-  auto* q = reinterpret_cast<std::uint64_t*>(const_cast<vec16*>(p));
-  const std::uint64_t h[2] = {std::atomic_ref<std::uint64_t>(q[0]).load(std::memory_order_relaxed),
-                              std::atomic_ref<std::uint64_t>(q[1]).load(std::memory_order_relaxed)};
-  vec16 v;
-  std::memcpy(&v, h, sizeof v);
-  return v;
+template <class U>
+inline U load_source(const U* p) {
+  return std::atomic_ref<U>(*const_cast<U*>(p)).load(std::memory_order_relaxed);
 }
 
 // ---- misc ---------------------------------------------------------------------------------------------------------

@@ -50,13 +50,25 @@ PORTSHMEM_DEVICE void block_barrier() {
   }
 // Every asm below is volatile with a memory clobber: the compiler must neither drop, merge, nor move memory accesses
 // across them, since the hardware ordering they request means nothing if the compiler has already reordered.
+// 1-byte accesses go through a 32-bit register (PTX lets ld/st of .b8 use a wider register), 2-byte ones through a
+// 16-bit one ("h").
 #define PORTSHMEM_NV_LD(SC, SEM)                                                                                       \
-  if constexpr (sizeof(U) == 4)                                                                                        \
+  if constexpr (sizeof(U) == 1) {                                                                                      \
+    unsigned w;                                                                                                        \
+    asm volatile("ld." SEM "." SC ".b8 %0, [%1];" : "=r"(w) : "l"(p) : "memory");                                      \
+    r = static_cast<U>(w);                                                                                             \
+  } else if constexpr (sizeof(U) == 2)                                                                                 \
+    asm volatile("ld." SEM "." SC ".b16 %0, [%1];" : "=h"(r) : "l"(p) : "memory");                                     \
+  else if constexpr (sizeof(U) == 4)                                                                                   \
     asm volatile("ld." SEM "." SC ".b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");                                     \
   else                                                                                                                 \
     asm volatile("ld." SEM "." SC ".b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory")
 #define PORTSHMEM_NV_ST(SC, SEM)                                                                                       \
-  if constexpr (sizeof(U) == 4)                                                                                        \
+  if constexpr (sizeof(U) == 1)                                                                                        \
+    asm volatile("st." SEM "." SC ".b8 [%0], %1;" ::"l"(p), "r"(static_cast<unsigned>(u)) : "memory");                 \
+  else if constexpr (sizeof(U) == 2)                                                                                   \
+    asm volatile("st." SEM "." SC ".b16 [%0], %1;" ::"l"(p), "h"(u) : "memory");                                        \
+  else if constexpr (sizeof(U) == 4)                                                                                   \
     asm volatile("st." SEM "." SC ".b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");                                       \
   else                                                                                                                 \
     asm volatile("st." SEM "." SC ".b64 [%0], %1;" ::"l"(p), "l"(u) : "memory")
@@ -121,7 +133,7 @@ inline constexpr bool store_releases = O == order::release || O == order::acq_re
 
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE T load(const T* p) {
-  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  static_assert(detail::is_access_type<T>, "atomic loads take 1-, 2-, 4- and 8-byte integers");
   using U = detail::uint_t<sizeof(T)>;
   U r;
   if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
@@ -134,7 +146,7 @@ PORTSHMEM_DEVICE T load(const T* p) {
 }
 template <order O, scope S, class T>
 PORTSHMEM_DEVICE void store(T* p, T v) {
-  static_assert(detail::is_atomic_type<T>, "atomics take 4- and 8-byte integers");
+  static_assert(detail::is_access_type<T>, "atomic stores take 1-, 2-, 4- and 8-byte integers");
   using U = detail::uint_t<sizeof(T)>;
   const U u = detail::bit_cast<U>(v);
   if constexpr (O == order::seq_cst) fence<order::seq_cst, S>();
@@ -220,39 +232,42 @@ PORTSHMEM_DEVICE T compare_exchange(T* p, T expected, T desired) {
 }
 
 // ---- data accesses --------------------------------------------------------------------------------------------------
-// keep: plain C++ access (ld/st.global once the compiler knows the space; it may vectorize and schedule freely).
-// bypass: ld/st.global.cs (cache-streaming: evict-first in L1 and L2), chosen over L1::no_allocate because it exists
-// for stores as well as loads and also keeps a bulk put from evicting the user's working set in L2. Visibility never
-// depends on it: on NVIDIA the fences order plain accesses just as well, so S only matters on AMD (same signature).
+// keep: plain C++ access (ld/st.global once the compiler knows the space; it may vectorize and schedule freely): a
+// weak access in PTX terms, a cached write of the model. bypass: ld/st.relaxed.<S>.global — strong, so a wait, get or
+// AMO that reads the data is morally strong with the write (PTX "observation" needs that; a weak .cs store read by
+// another thread takes part in no causality order), and each element is single-copy atomic (a 16-byte vector access
+// is four atomic 4-byte elements). Bypass accesses need global memory: the local side of a transfer is dispatched by
+// space_of.
 namespace detail {
-template <class U>
-PORTSHMEM_DEVICE void st_cs(U* p, U u) {
-  if constexpr (sizeof(U) == 1)
-    asm volatile("st.global.cs.u8 [%0], %1;" ::"l"(p), "r"(static_cast<unsigned>(u)) : "memory");
-  else if constexpr (sizeof(U) == 2)
-    asm volatile("st.global.cs.u16 [%0], %1;" ::"l"(p), "h"(u) : "memory");
-  else if constexpr (sizeof(U) == 4)
-    asm volatile("st.global.cs.b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");
-  else
-    asm volatile("st.global.cs.b64 [%0], %1;" ::"l"(p), "l"(u) : "memory");
-}
-template <class U>
-PORTSHMEM_DEVICE U ld_cs(const U* p) {
-  if constexpr (sizeof(U) == 1) {
-    unsigned r;
-    asm volatile("ld.global.cs.u8 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-    return static_cast<U>(r);
-  } else {
-    U r;
-    if constexpr (sizeof(U) == 2)
-      asm volatile("ld.global.cs.u16 %0, [%1];" : "=h"(r) : "l"(p) : "memory");
-    else if constexpr (sizeof(U) == 4)
-      asm volatile("ld.global.cs.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-    else
-      asm volatile("ld.global.cs.b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
-    return r;
-  }
-}
+#define PORTSHMEM_NV_DATA_ST(SC, ...)                                                                                  \
+  if constexpr (sizeof(U) == 1)                                                                                        \
+    asm volatile("st.relaxed." SC ".global.b8 [%0], %1;" ::"l"(p), "r"(static_cast<unsigned>(u)) : "memory");          \
+  else if constexpr (sizeof(U) == 2)                                                                                   \
+    asm volatile("st.relaxed." SC ".global.b16 [%0], %1;" ::"l"(p), "h"(u) : "memory");                                 \
+  else if constexpr (sizeof(U) == 4)                                                                                   \
+    asm volatile("st.relaxed." SC ".global.b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");                                \
+  else                                                                                                                 \
+    asm volatile("st.relaxed." SC ".global.b64 [%0], %1;" ::"l"(p), "l"(u) : "memory")
+#define PORTSHMEM_NV_DATA_LD(SC, ...)                                                                                  \
+  if constexpr (sizeof(U) == 1) {                                                                                      \
+    unsigned w;                                                                                                        \
+    asm volatile("ld.relaxed." SC ".global.b8 %0, [%1];" : "=r"(w) : "l"(p) : "memory");                               \
+    r = static_cast<U>(w);                                                                                             \
+  } else if constexpr (sizeof(U) == 2)                                                                                 \
+    asm volatile("ld.relaxed." SC ".global.b16 %0, [%1];" : "=h"(r) : "l"(p) : "memory");                              \
+  else if constexpr (sizeof(U) == 4)                                                                                   \
+    asm volatile("ld.relaxed." SC ".global.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");                              \
+  else                                                                                                                 \
+    asm volatile("ld.relaxed." SC ".global.b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory")
+#define PORTSHMEM_NV_DATA_ST4(SC, ...)                                                                                 \
+  asm volatile("st.relaxed." SC ".global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(u.x), "r"(u.y), "r"(u.z),       \
+               "r"(u.w)                                                                                                \
+               : "memory")
+#define PORTSHMEM_NV_DATA_LD4(SC, ...)                                                                                 \
+  asm volatile("ld.relaxed." SC ".global.v4.u32 {%0, %1, %2, %3}, [%4];"                                                \
+               : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)                                                            \
+               : "l"(p)                                                                                                \
+               : "memory")
 } // namespace detail
 
 /// Stores v at p (1, 2, 4, 8 or 16 bytes, naturally aligned; 16 bytes as one vector access). Not ordered by itself.
@@ -264,15 +279,16 @@ PORTSHMEM_DEVICE void store_data(T* p, const T& v) {
     if constexpr (C == cache::keep) {
       *reinterpret_cast<uint4*>(p) = u;
     } else {
-      asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(u.x), "r"(u.y), "r"(u.z), "r"(u.w)
-                   : "memory");
+      PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_DATA_ST4, 0)
     }
   } else {
     using U = detail::uint_t<sizeof(T)>;
-    if constexpr (C == cache::keep)
-      *reinterpret_cast<U*>(p) = detail::bit_cast<U>(v);
-    else
-      detail::st_cs(reinterpret_cast<U*>(p), detail::bit_cast<U>(v));
+    const U u = detail::bit_cast<U>(v);
+    if constexpr (C == cache::keep) {
+      *reinterpret_cast<U*>(p) = u;
+    } else {
+      PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_DATA_ST, 0)
+    }
   }
 }
 /// Loads the value at p (1, 2, 4, 8 or 16 bytes, naturally aligned; 16 bytes as one vector access).
@@ -284,19 +300,42 @@ PORTSHMEM_DEVICE T load_data(const T* p) {
     if constexpr (C == cache::keep) {
       u = *reinterpret_cast<const uint4*>(p);
     } else {
-      asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
-                   : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)
-                   : "l"(p)
-                   : "memory");
+      PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_DATA_LD4, 0)
     }
     return detail::bit_cast<T>(u);
   } else {
     using U = detail::uint_t<sizeof(T)>;
-    if constexpr (C == cache::keep)
+    if constexpr (C == cache::keep) {
       return detail::bit_cast<T>(*reinterpret_cast<const U*>(p));
-    else
-      return detail::bit_cast<T>(detail::ld_cs(reinterpret_cast<const U*>(p)));
+    } else {
+      U r;
+      PORTSHMEM_NV_SCOPED(S, PORTSHMEM_NV_DATA_LD, 0)
+      return detail::bit_cast<T>(r);
+    }
   }
+}
+
+/// A put reads its source with plain loads: every wait strength that promises comm reads (acquire, comm) polls with
+/// ld.acquire, whose acquire pattern orders the thread's later weak loads too (PTX causality order), so nothing staler
+/// than the acquired data can be read.
+inline constexpr cache kSourceCache = cache::keep;
+
+/// Which memory p names: the thread's local memory, the block's shared memory, or global memory (isspacep).
+PORTSHMEM_DEVICE space space_of(const void* p) {
+  return __isLocal(p) ? space::local : __isShared(p) ? space::shared : space::global;
+}
+
+/// One word of a put's source, wherever it lives: a weak generic load (valid for local, shared and global memory), as
+/// an asm volatile statement so the compiler keeps it before the peer-table lookup that follows (a plain load was
+/// sunk past that lookup's branch, which serializes two memory latencies).
+template <class U>
+PORTSHMEM_DEVICE U load_source(const U* p) {
+  U r;
+  if constexpr (sizeof(U) == 4)
+    asm volatile("ld.b32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+  else
+    asm volatile("ld.b64 %0, [%1];" : "=l"(r) : "l"(p) : "memory");
+  return r;
 }
 
 // ---- wave sync ------------------------------------------------------------------------------------------------------
@@ -330,3 +369,7 @@ PORTSHMEM_DEVICE std::uint64_t time_ns() {
 #undef PORTSHMEM_NV_RMW
 #undef PORTSHMEM_NV_CAS
 #undef PORTSHMEM_NV_FENCE
+#undef PORTSHMEM_NV_DATA_ST
+#undef PORTSHMEM_NV_DATA_LD
+#undef PORTSHMEM_NV_DATA_ST4
+#undef PORTSHMEM_NV_DATA_LD4

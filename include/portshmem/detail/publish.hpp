@@ -1,41 +1,77 @@
 // The two halves of every synchronization, written once: publishing (the release side of fence, quiet, signals,
 // barriers) and observing (the acquire side of waits), each lowered to the cheapest arch sequence that keeps the
-// qualifiers' promise (R = mm::resolve<...> of the call).
+// qualifiers' promise (R = mm::resolve<...> of the call). A strict run (ctx::strict, PORTSHMEM_RELAXED=off or a
+// premise of the relaxed lowering not established at init) takes the default qualifiers' sequence instead: one
+// uniform branch on a kernel argument, absent where the call already has the strict lowering.
 #pragma once
 
 #include "portshmem/arch.hpp"
+#include "portshmem/ctx.h"
 #include "portshmem/memory_model.hpp"
 
 namespace portshmem::detail {
 
+/// Whether this call lowers strictly in this run.
+template <class R>
+PORTSHMEM_DEVICE bool strict_run(const portshmem_ctx_t& c) {
+  if constexpr (R::strict_already) {
+    return false;
+  } else {
+    return c.strict != 0;
+  }
+}
+
 /// A fence of order O covering what R's coverage says: everything (arch::fence) or comm ops (arch::fence_comm).
 template <class R, arch::order O>
-PORTSHMEM_DEVICE void covered_fence() {
-  if constexpr (R::cover == mm::coverage_kind::comm) {
+PORTSHMEM_DEVICE void covered_fence(const portshmem_ctx_t& c) {
+  if (strict_run<R>(c)) {
+    arch::fence<O, arch::scope::system>();
+  } else if constexpr (R::cover == mm::coverage_kind::comm) {
     arch::fence_comm<O, R::hw_scope>();
   } else {
     arch::fence<O, R::hw_scope>();
   }
 }
 
-/// The order of an atomic that publishes what came before it, and whether a comm fence must precede it: where the
-/// arch's comm fence is cheap (AMD) a comm-covered publication is fence_comm + relaxed atomic; otherwise the atomic
-/// itself is a release (on NVIDIA a release store is cheaper than fence + store).
+/// Whether a comm-covered publication is fence_comm + a relaxed atomic (where the arch's comm fence is cheap: AMD);
+/// otherwise the atomic itself is a release (on NVIDIA a release store is cheaper than fence + store).
 template <class R>
 inline constexpr bool kFenceThenRelaxed = R::cover == mm::coverage_kind::comm&& arch::kCheapCommFence;
-template <class R>
-inline constexpr arch::order kPublishOrder = kFenceThenRelaxed<R> ? arch::order::relaxed : arch::order::release;
 
-template <class R, class T>
-PORTSHMEM_DEVICE void publish_store(T* p, T v) {
-  if constexpr (kFenceThenRelaxed<R>) arch::fence_comm<arch::order::release, R::hw_scope>();
-  arch::store<kPublishOrder<R>, R::hw_scope>(p, v);
+/// The release that must precede a publishing atomic at kDataScope, issued as a fence when it cannot be folded into the
+/// atomic (a fence_comm, or a release narrower than the atomic's system scope); returns the atomic's order.
+template <class R>
+PORTSHMEM_DEVICE arch::order release_before_publish(const portshmem_ctx_t& c) {
+  if (strict_run<R>(c)) {
+    arch::fence<arch::order::release, arch::scope::system>();
+    return arch::order::relaxed;
+  }
+  if constexpr (kFenceThenRelaxed<R>) {
+    arch::fence_comm<arch::order::release, R::hw_scope>();
+    return arch::order::relaxed;
+  } else if constexpr (R::hw_scope != kDataScope) {
+    arch::fence<arch::order::release, R::hw_scope>();
+    return arch::order::relaxed;
+  } else {
+    return arch::order::release;
+  }
 }
 
+/// Writes v to p (a flag or signal word) once what R's coverage names is published.
 template <class R, class T>
-PORTSHMEM_DEVICE T publish_add(T* p, T v) {
-  if constexpr (kFenceThenRelaxed<R>) arch::fence_comm<arch::order::release, R::hw_scope>();
-  return arch::fetch_add<kPublishOrder<R>, R::hw_scope>(p, v);
+PORTSHMEM_DEVICE void publish_store(const portshmem_ctx_t& c, T* p, T v) {
+  if (release_before_publish<R>(c) == arch::order::release) {
+    arch::store<arch::order::release, kDataScope>(p, v);
+  } else {
+    arch::store<arch::order::relaxed, kDataScope>(p, v);
+  }
+}
+
+/// Adds v to p (a counter or signal word) once what R's coverage names is published; returns the old value.
+template <class R, class T>
+PORTSHMEM_DEVICE T publish_add(const portshmem_ctx_t& c, T* p, T v) {
+  if (release_before_publish<R>(c) == arch::order::release) return arch::fetch_add<arch::order::release, kDataScope>(p, v);
+  return arch::fetch_add<arch::order::relaxed, kDataScope>(p, v);
 }
 
 /// The order of a wait's polling loads: acquire where that is the cheap way to acquire (arch::kCheapAcquireLoad),
@@ -48,8 +84,11 @@ inline constexpr arch::order kPollOrder =
 /// writer published; comm orders only later comm reads (which bypass the non-coherent caches, so no invalidate is
 /// needed); relaxed promises nothing. Nothing is left to do when the poll itself was the acquire.
 template <class R>
-PORTSHMEM_DEVICE void observed() {
-  if constexpr (kPollOrder<R> == arch::order::acquire) {
+PORTSHMEM_DEVICE void observed(const portshmem_ctx_t& c) {
+  if (strict_run<R>(c)) {
+    if constexpr (kPollOrder<R> != arch::order::acquire || R::hw_scope != arch::scope::system)
+      arch::fence<arch::order::acquire, arch::scope::system>();
+  } else if constexpr (kPollOrder<R> == arch::order::acquire) {
     return;
   } else if constexpr (R::acquire_of == mm::acquire_kind::acquire) {
     arch::fence<arch::order::acquire, R::hw_scope>();

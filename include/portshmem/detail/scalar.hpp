@@ -1,5 +1,7 @@
-// Single-element access to symmetric memory (p, g, waits, AMOs): 4- and 8-byte values go through the arch layer's
-// atomics (so a p racing with a wait_until on the same word is well defined); other sizes are plain data accesses.
+// Single-element access to symmetric memory (p, g, waits, AMOs): one atomic access of the element's size (1, 2, 4 or
+// 8 bytes) through the arch layer, so a p racing with a wait_until or a g on the same element is well defined and
+// scoped like every other access of the library. The one 16-byte RMA type (long double, host platform only) moves as
+// two atomic 8-byte halves.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +11,9 @@
 
 namespace portshmem::detail {
 
+/// Whether T moves as one atomic access.
 template <class T>
-inline constexpr bool kAtomicWord = (sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>;
+inline constexpr bool kAtomicWord = arch::detail::is_access_type<T> && std::is_trivially_copyable_v<T>;
 
 using arch::detail::bit_cast;
 
@@ -21,7 +24,7 @@ PORTSHMEM_DEVICE void store_value(T* p, T v) {
     arch::store<O, S>(reinterpret_cast<U*>(p), bit_cast<U>(v));
   } else {
     if constexpr (O != arch::order::relaxed) arch::fence<arch::order::release, S>();
-    arch::store_data<arch::cache::keep>(p, v);
+    arch::store_data<arch::cache::bypass, S>(p, v);
   }
 }
 
@@ -31,7 +34,7 @@ PORTSHMEM_DEVICE T load_value(const T* p) {
     using U = arch::detail::uint_t<sizeof(T)>;
     return bit_cast<T>(arch::load<O, S>(reinterpret_cast<const U*>(p)));
   } else {
-    T v = arch::load_data<arch::cache::keep>(p);
+    T v = arch::load_data<arch::cache::bypass, S>(p);
     if constexpr (O != arch::order::relaxed) arch::fence<arch::order::acquire, S>();
     return v;
   }

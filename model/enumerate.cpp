@@ -1,10 +1,10 @@
 // Candidate executions and the consistency axioms C1-C5 (docs/memory_model.md, "Consistency").
 //
-// Search order: reads-from first (each read picks a write to its location; C1, C5 and the parts of C2 that hb already
-// decides prune as soon as a choice is made), then values, then coherence order per location, grown front to back
-// (only orders that extend hb, keep RMWs atomic (C3) and pass C2 so far), then the acyclicity checks C2 and C4.
-// Remote delivery order needs no separate choice: C4 asks for some order of arrival at the homes, which exists
-// exactly when the relation it names is acyclic. A runaway test stops with an error after kMaxChecks executions.
+// Search order: reads-from first (each read picks a write to its location and gains the synchronizes-with edges of
+// A11; C1, C5 and the parts of C2 that hb already decides prune as soon as a choice is made), then values, then
+// coherence order per location, grown front to back (only orders that extend hb, keep RMWs atomic (C3) and pass C2
+// so far), then the acyclicity checks C2 and C4 (psc over the SC points). A runaway test stops with an error after
+// kMaxChecks executions.
 #include "enumerate.hpp"
 
 #include <functional>
@@ -26,6 +26,18 @@ class Enumerator {
     loc_mask_.assign(g_.writes_to.size(), Bits());
     for (int e = 0; e < n_; ++e)
       if (g_.ev[e].loc >= 0) loc_mask_[g_.ev[e].loc].set(e);
+    rel_in_.assign(n_, Bits());
+    for (int x = 0; x < n_; ++x)
+      for (int w = 0; w < n_; ++w)
+        if (g_.rel.has(x, w)) rel_in_[w].set(x);
+    for (int e = 0; e < n_; ++e)
+      if (g_.ev[e].sc_point) sc_points_.push_back(e);
+    for (int a : sc_points_)
+      for (int b : sc_points_) {
+        const Event &ea = g_.ev[a], &eb = g_.ev[b];
+        if (ea.thread != eb.thread && in_scope(t_, ea.scope, ea.pe, eb.pe) && in_scope(t_, eb.scope, eb.pe, ea.pe))
+          sc_pairs_.push_back({a, b});
+      }
     Relation hb = g_.hb;
     hb.close();
     Relation tc = hb;
@@ -52,24 +64,38 @@ class Enumerator {
   std::int64_t written(int w) {
     const Event& e = g_.ev[w];
     if (e.kind == EvKind::Rmw) return e.fn.apply(read_value(w));
-    if (e.get_dest) return read_value(e.value_from);
+    if (e.value_from >= 0) return read_value(e.value_from); // get_nbi destination, relay put data
     return e.value;
   }
   std::int64_t read_value(int r) { return written(rf_[r]); } // rf is acyclic (C1), so this terminates
 
   // A write whose value does not depend on reads-from (to prune waits early).
   bool constant(int w) const {
-    return g_.ev[w].kind == EvKind::Write ? !g_.ev[w].get_dest : g_.ev[w].kind == EvKind::Init;
+    return g_.ev[w].kind == EvKind::Write ? g_.ev[w].value_from < 0 : g_.ev[w].kind == EvKind::Init;
   }
 
-  // A11: reads-from into a home read is synchronizes-with, unless a scoped synchronizing read observes a writer
-  // outside its scope (A16); such a read is then not a home read either.
-  bool synchronizes(int w, int r) const {
+  // A home read is a home access (in H) unless it is a scoped synchronizing read that observes a writer outside its
+  // scope (A16): then it synchronizes with nothing.
+  bool home_access(int w, int r) const {
     const Event& er = g_.ev[r];
     if (!er.home) return false;
-    if (er.sync_read && g_.ev[w].pe >= 0 && !in_scope(t_, er.scope, er.pe, g_.ev[w].pe)) return false;
+    return !(er.sync_read && g_.ev[w].pe >= 0 && !in_scope(t_, er.scope, er.pe, g_.ev[w].pe));
+  }
+
+  // A11: a home access r that reads a coherent write w is hb-after everything with a releasing edge into w, and after w
+  // itself when w is a release write. False when an edge would close a cycle (the candidate is inconsistent).
+  bool synchronize(int w, int r, Relation& hb, Relation& tc) const {
+    if (!home_access(w, r) || !g_.ev[w].coherent_write()) return true;
+    Bits from = rel_in_[w];
+    if (g_.ev[w].release) from.set(w);
+    for (int x = 0; x < n_; ++x)
+      if (from[x] && (!hb.add_closed(x, r) || !tc.add_closed(x, r))) return false;
     return true;
   }
+
+  // C2 leaves out an rf edge from a cached write (ordinary store, keep put) to a read of another thread: a weak write
+  // observed elsewhere gives no coherence order across threads.
+  bool coherence_rf(int w, int r) const { return !(g_.ev[w].cached_write() && g_.ev[w].thread != g_.ev[r].thread); }
 
   void choose_rf(std::size_t k, const Relation& hb, const Relation& tc) {
     if (k == g_.reads.size()) {
@@ -87,21 +113,17 @@ class Enumerator {
       if (!tc2.add_closed(w, r)) // C1: no read from a write that depends on it
         continue;
       rf_[r] = w;
-      if (synchronizes(w, r)) {
-        Relation hb2 = hb;
-        hb2.add_closed(w, r);
-        home_[r] = true;
-        choose_rf(k + 1, hb2, tc2);
-      } else {
-        home_[r] = er.home && !er.sync_read;
-        choose_rf(k + 1, hb, tc2);
-      }
+      home_[r] = home_access(w, r);
+      Relation hb2 = hb;
+      if (!synchronize(w, r, hb2, tc2)) continue;
+      choose_rf(k + 1, hb2, tc2);
     }
     rf_[r] = -1;
   }
 
   // C2 early, for the read r choosing w given the reads chosen so far: w must not be hb-before another write that is
-  // hb-before r (CoWR), and r must agree with the reads of the same location it is hb-ordered with (CoRR).
+  // hb-before r (CoWR), and r must agree with the reads of the same location it is hb-ordered with (CoRR) — where the
+  // cycle runs through an rf edge, only if C2 counts that edge (coherence_rf).
   bool coherent_choice(int r, int w, const Relation& hb, std::size_t k) const {
     const int loc = g_.ev[r].loc;
     for (int w2 : g_.writes_to[loc])
@@ -109,7 +131,8 @@ class Enumerator {
     for (std::size_t i = 0; i < k; ++i) {
       const int r0 = g_.reads[i], w0 = rf_[r0];
       if (g_.ev[r0].loc != loc || w0 == w) continue;
-      if ((hb.has(r0, r) && hb.has(w, w0)) || (hb.has(r, r0) && hb.has(w0, w))) return false;
+      if (hb.has(r0, r) && hb.has(w, w0) && coherence_rf(w0, r0)) return false; // w0 -rf-> r0 -hb-> r -fr-> w0
+      if (hb.has(r, r0) && hb.has(w0, w) && coherence_rf(w, r)) return false;   // w -rf-> r -hb-> r0 -fr-> w
     }
     return true;
   }
@@ -180,17 +203,18 @@ class Enumerator {
   }
 
   // C2 early, for w placed after every write of `before` in coherence order: no read of an earlier write may be
-  // hb-after w (CoWR); no read of w may be hb-before an earlier write (CoRW) or a read of one (CoRR).
+  // hb-after w (CoWR); no read of w may be hb-before an earlier write (CoRW) or a read of one (CoRR). The last two
+  // close their cycle through w -rf-> rw, so they count only when C2 does (coherence_rf).
   bool coherent_after(int w, const std::vector<int>& before, const Relation& hb) const {
     for (int y : before)
       for (int r : readers_[y]) {
         if (hb.has(w, r)) return false;
         for (int rw : readers_[w])
-          if (hb.has(rw, r)) return false;
+          if (hb.has(rw, r) && coherence_rf(w, rw)) return false;
       }
     for (int rw : readers_[w])
       for (int y : before)
-        if (hb.has(rw, y)) return false;
+        if (hb.has(rw, y) && coherence_rf(w, rw)) return false;
     return true;
   }
 
@@ -200,29 +224,31 @@ class Enumerator {
                         "too many candidate executions for the model (over " + std::to_string(kMaxChecks) +
                             "): many unordered writes to one location, each read by several reads, multiply; "
                             "split the test or order its writes");
-    // com = rf, co (successive writes) and fr (a read to the write after the one it read).
-    Relation com(n_);
+    // com = rf, co (successive writes) and fr (a read to the write after the one it read); C2 uses co, fr and the rf
+    // edges that coherence_rf keeps.
+    Relation com(n_), c2(n_);
     for (int r : g_.reads) {
       com.add(rf_[r], r);
+      if (coherence_rf(rf_[r], r)) c2.add(rf_[r], r);
       const std::vector<int>& ch = chain_[g_.ev[r].loc];
       std::size_t succ = static_cast<std::size_t>(co_[rf_[r]]) + 1;
-      if (succ < ch.size() && ch[succ] != r) com.add(r, ch[succ]);
+      if (succ < ch.size() && ch[succ] != r) {
+        com.add(r, ch[succ]);
+        c2.add(r, ch[succ]);
+      }
     }
     for (int l : locs_) {
       const std::vector<int>& ch = chain_[l];
-      for (std::size_t i = 0; i + 1 < ch.size(); ++i) com.add(ch[i], ch[i + 1]);
+      for (std::size_t i = 0; i + 1 < ch.size(); ++i) {
+        com.add(ch[i], ch[i + 1]);
+        c2.add(ch[i], ch[i + 1]);
+      }
     }
     // C2 coherence: hb between accesses of one location, with rf, co, fr, is acyclic.
-    Relation c2 = com;
     for (int a = 0; a < n_; ++a)
       if (g_.ev[a].loc >= 0) c2.row[a] |= hb.row[a] & loc_mask_[g_.ev[a].loc];
     if (!c2.acyclic()) return;
-    // C4 home order: restricted to accesses performed at a home (every write, home reads), hb with rf, co and fr is
-    // acyclic: there is one order in which they happen at their homes, and every home read returns the latest write.
-    Relation c4(n_);
-    for (int a = 0; a < n_; ++a)
-      if (home_mask_[a]) c4.row[a] = (hb.row[a] | com.row[a]) & home_mask_;
-    if (!c4.acyclic()) return;
+    if (!sc_points_agree(hb, com)) return;
     ++executions_;
     Outcome o;
     o.regs.assign(g_.reg_names.size(), 0);
@@ -233,6 +259,28 @@ class Enumerator {
     o.mem = t_.init;
     for (int l : locs_) o.mem[l] = written(chain_[l].back());
     outcomes_.insert(std::move(o));
+  }
+
+  // C4: psc, over SC points a, b of different threads within each other's scope, is acyclic. psc(a, b) when a -hb-> b,
+  // or a -hb-> x -eco-> y -hb-> b for home accesses x, y (eco: the transitive closure of com).
+  bool sc_points_agree(const Relation& hb, const Relation& com) const {
+    if (sc_pairs_.empty()) return true;
+    Relation eco = com;
+    eco.close();
+    std::vector<Bits> before(n_); // per SC point b: the home accesses hb-before it
+    for (int y = 0; y < n_; ++y)
+      if (home_mask_[y])
+        for (int b : sc_points_)
+          if (hb.has(y, b)) before[b].set(y);
+    Relation psc(n_);
+    for (auto [a, b] : sc_pairs_) {
+      bool ordered = hb.has(a, b);
+      const Bits after = hb.row[a] & home_mask_;
+      for (int x = 0; x < n_ && !ordered; ++x)
+        if (after[x] && (eco.row[x] & before[b]).any()) ordered = true;
+      if (ordered) psc.add(a, b);
+    }
+    return psc.acyclic();
   }
 
   bool in_home(int e) const {
@@ -248,9 +296,12 @@ class Enumerator {
   std::vector<bool> home_;     // per read: performed at the home (false for an out-of-scope observation, A11)
   std::vector<int> co_;        // per write: position in its location's coherence order
   std::vector<Bits> loc_mask_; // per location: its events
-  Bits home_mask_;             // H of the current reads-from choice (C4)
-  std::vector<std::vector<int>> readers_; // per write: the reads that read from it
-  std::vector<int> locs_;                 // locations with events
+  std::vector<Bits> rel_in_;   // per write: the events with a releasing edge into it (A11)
+  std::vector<int> sc_points_; // Q of quiet/pe_quiet, Arr of barrier_all
+  std::vector<std::pair<int, int>> sc_pairs_; // SC points of different threads within each other's scope (C4)
+  Bits home_mask_;                            // H of the current reads-from choice (C4)
+  std::vector<std::vector<int>> readers_;     // per write: the reads that read from it
+  std::vector<int> locs_;                     // locations with events
   std::vector<std::vector<int>> chain_ = std::vector<std::vector<int>>(g_.writes_to.size());
   std::set<Outcome> outcomes_;
   std::uint64_t candidates_ = 0, executions_ = 0, checked_ = 0;

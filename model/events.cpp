@@ -1,4 +1,6 @@
-// Operation events and the static part of happens-before (axioms A1-A10, A12-A16 of docs/memory_model.md).
+// Operation events and the static part of happens-before (axioms A1-A10, A12-A16 of docs/memory_model.md). Edges that
+// A11 carries to an observer are releasing: fence (A5, A6), put_signal (A9, A10, A6) and every edge out of a quiet or
+// barrier into a later write. Waits, tests, value-returning calls and copies order without releasing.
 #include "events.hpp"
 
 #include <algorithm>
@@ -56,7 +58,12 @@ class Builder {
   void events_of(int ti, int oi);
   void edges_of(int ti, int oi);
   void barriers();
-  void edge(int a, int b) { g_.hb.add(a, b); }
+  void edge(int a, int b, bool releasing = false) {
+    releasing = releasing && g_.ev[b].writes(); // only an edge into a write is carried by A11
+    g_.hb.add(a, b);
+    if (releasing) g_.rel.add(a, b);
+    g_.edges.push_back({a, b, cur_thread_, cur_op_, releasing, false});
+  }
   bool in(Scope s, int p, int target) const { return in_scope(t_, s, p, target); }
   std::string where(int ti, int oi) const {
     const Op& op = t_.threads[ti].ops[oi];
@@ -76,13 +83,14 @@ class Builder {
     for (int e : thread_ev_[ti])
       if (g_.ev[e].op > oi) f(e);
   }
-  // Edges from `from` to the later events of the given categories whose target is within scope (A16).
+  // Edges from `from` to the later events of the given categories whose target is within scope (A16); releasing when
+  // `from` is a quiet or barrier event.
   void to_later(int from, int ti, int oi, unsigned cats, Scope s) {
     int p = t_.threads[ti].pe;
     later(ti, oi, [&](int e) {
       if (!(g_.ev[e].cat() & cats)) return;
       if (in(s, p, g_.ev[e].target))
-        edge(from, e);
+        edge(from, e, g_.ev[from].kind == EvKind::Sync);
       else
         scope_note(ti, oi, g_.ev[e].target);
     });
@@ -94,9 +102,11 @@ class Builder {
     if (e.plain) return false;
     return e.kind != EvKind::Sync && !e.sync_read;
   }
-  // Which events a fence orders (A5): accesses of bypass puts, p, AMOs and signals under either coverage; cached writes
-  // (ordinary stores and keep puts) under coverage all only.
-  static bool fence_covers(const Event& e, Coverage c) { return e.fenced || (c == Coverage::All && e.cached_write()); }
+  // Which events a fence orders (A5): writes only — of bypass puts, p, AMOs and signals under either coverage; cached
+  // writes (ordinary stores and keep puts) under coverage all only. A fence orders delivery, never reads.
+  static bool fence_covers(const Event& e, Coverage c) {
+    return e.writes() && (e.fenced || (c == Coverage::All && e.cached_write()));
+  }
   // sync_all publishes ordinary stores only: it completes no comm op, keep puts included (A15).
   static bool plain_store(const Event& e) { return e.plain && e.kind == EvKind::Write; }
   // A8: a write completed by the quiet at call oi, to the caller's own memory, is visible to the caller's later loads.
@@ -115,6 +125,7 @@ class Builder {
 
   const LitmusTest& t_;
   EventGraph g_;
+  int cur_thread_ = -1, cur_op_ = -1;                // the call whose edges are being added (EdgeInfo)
   std::vector<int> init_of_;                         // per location: its init event, -1 when never accessed
   std::vector<std::vector<int>> thread_ev_;          // per thread: its events in program order
   std::vector<std::vector<std::vector<int>>> op_ev_; // per thread, per call: its events
@@ -164,6 +175,16 @@ void Builder::events_of(int ti, int oi) {
     e.reg = reg();
     push(e);
   };
+  // The data write of a put: of a constant, or (relay) of the value its comm read of the caller's own copy returns.
+  auto put_data = [&] {
+    const bool keep = op.path == DataPath::Keep;
+    if (op.src.sym < 0) return comm_write(op.loc, op.value, keep);
+    Event r = access(EvKind::Read, op.src);
+    r.home = true;
+    push(r);
+    comm_write(op.loc, 0, keep);
+    g_.ev[out.back()].value_from = out[out.size() - 2];
+  };
   auto signal = [&](Loc l, std::int64_t v) {
     if (op.update == SignalUpdate::Set) {
       comm_write(l, v);
@@ -179,7 +200,7 @@ void Builder::events_of(int ti, int oi) {
   switch (op.kind) {
   case OpKind::Put:
   case OpKind::PutNbi:
-    comm_write(op.loc, op.value, op.path == DataPath::Keep);
+    put_data();
     break;
   case OpKind::P: // one coherent store, never keep
   case OpKind::AmoSet:
@@ -191,9 +212,8 @@ void Builder::events_of(int ti, int oi) {
   case OpKind::BypassLoad:
     home_read();
     break;
-  case OpKind::AmoFetch:
+  case OpKind::AmoFetch: // a read: no fence orders it (A5)
     home_read();
-    g_.ev[out.back()].fenced = true; // an AMO, unlike a get, is ordered by fence
     break;
   case OpKind::GetNbi: {
     home_read();
@@ -231,7 +251,7 @@ void Builder::events_of(int ti, int oi) {
     break;
   case OpKind::PutSignal:
   case OpKind::PutSignalNbi:
-    comm_write(op.loc, op.value, op.path == DataPath::Keep); // keep + comm is rejected by the parser
+    put_data(); // keep + comm is rejected by the parser
     signal(op.loc2, op.value2);
     break;
   case OpKind::SignalOp:
@@ -256,13 +276,15 @@ void Builder::events_of(int ti, int oi) {
     break;
   case OpKind::Quiet:
   case OpKind::PeQuiet:
-    push(base(EvKind::Sync));
-    break;
   case OpKind::BarrierAll:
-  case OpKind::SyncAll:
-    push(base(EvKind::Sync)); // arrival
-    push(base(EvKind::Sync)); // departure
+  case OpKind::SyncAll: {
+    Event e = base(EvKind::Sync); // completion of a quiet, or arrival at a barrier
+    e.scope = op.scope;
+    e.sc_point = op.kind != OpKind::SyncAll; // sync_all completes no comm op: no SC point (C4)
+    push(e);
+    if (op.kind == OpKind::BarrierAll || op.kind == OpKind::SyncAll) push(base(EvKind::Sync)); // departure
     break;
+  }
   case OpKind::Store: {
     Event e = access(EvKind::Write, op.loc);
     e.plain = true;
@@ -288,6 +310,8 @@ void Builder::edges_of(int ti, int oi) {
   const std::vector<int>& evs = op_ev_[ti][oi];
   const Scope S = op.scope;
   const unsigned exec = kW | kHR | kSY; // what a blocking call's return orders (execution order)
+  cur_thread_ = ti;
+  cur_op_ = oi;
 
   switch (op.kind) {
   case OpKind::Get:
@@ -314,6 +338,11 @@ void Builder::edges_of(int ti, int oi) {
     // A4: the destination receives what the source read returned.
     edge(evs[0], evs[1]);
     break;
+  case OpKind::Put:
+  case OpKind::PutNbi:
+    // Relay: the data write copies what the read of the source returned (not releasing: that read acquires nothing).
+    if (evs.size() == 2) edge(evs[0], evs[1]);
+    break;
   case OpKind::Fence:
     earlier(ti, oi, [&](int a) {
       const Event& ea = g_.ev[a];
@@ -322,14 +351,14 @@ void Builder::edges_of(int ti, int oi) {
         // A5: delivery order toward one target PE.
         if (fence_covers(ea, op.coverage) && fence_covers(eb, op.coverage) && ea.target == eb.target) {
           if (in(S, p, ea.target))
-            edge(a, b);
+            edge(a, b, true);
           else
             scope_note(ti, oi, ea.target);
         }
         // A6: under coverage all, earlier cached writes (ordinary stores, keep puts) are released to every later write.
         if (op.coverage == Coverage::All && ea.cached_write() && eb.writes() && !eb.get_dest && in(S, p, ea.target) &&
             in(S, p, eb.target))
-          edge(a, b);
+          edge(a, b, true);
       });
     });
     break;
@@ -354,17 +383,20 @@ void Builder::edges_of(int ti, int oi) {
   case OpKind::SignalOp: {
     int sig = evs.back();
     int tgt = g_.ev[sig].target;
+    if (op.kind != OpKind::SignalOp && evs.size() == 3) edge(evs[0], evs[1]); // relay: data copies the source read
     if (!in(S, p, tgt)) {
       scope_note(ti, oi, tgt);
       break;
     }
-    if (evs.size() == 2) edge(evs[0], sig); // A9: the signal follows this call's data (keep data only under all)
+    // A11: the signal of a put-with-signal is a release write, and so is signal_op's under coverage all.
+    g_.ev[sig].release = op.kind != OpKind::SignalOp || op.coverage == Coverage::All;
+    if (op.kind != OpKind::SignalOp) edge(evs[evs.size() - 2], sig, true); // A9 (keep data only under all)
     earlier(ti, oi, [&](int a) {
       const Event& ea = g_.ev[a];
       // A10: a strong signal also follows every earlier covered write toward the same PE.
-      if (op.signal == SignalStrength::Strong && fence_covers(ea, op.coverage) && ea.target == tgt) edge(a, sig);
+      if (op.signal == SignalStrength::Strong && fence_covers(ea, op.coverage) && ea.target == tgt) edge(a, sig, true);
       // A6: coverage all releases earlier cached writes (ordinary stores, keep puts) before the signal.
-      if (op.coverage == Coverage::All && ea.cached_write() && in(S, p, ea.target)) edge(a, sig);
+      if (op.coverage == Coverage::All && ea.cached_write() && in(S, p, ea.target)) edge(a, sig, true);
     });
     break;
   }
@@ -379,7 +411,9 @@ void Builder::edges_of(int ti, int oi) {
       to_later(w, ti, oi, cats, S);
     else
       later(ti, oi, [&](int b) {
-        if ((g_.ev[b].cat() & cats) && in(S, p, g_.ev[b].target)) g_.on_success[w].push_back({w, b});
+        if (!(g_.ev[b].cat() & cats) || !in(S, p, g_.ev[b].target)) return;
+        g_.on_success[w].push_back({w, b});
+        g_.edges.push_back({w, b, ti, oi, false, true});
       });
     for (int wr : g_.writes_to[g_.ev[w].loc])
       if (g_.ev[wr].pe >= 0 && !in(S, p, g_.ev[wr].pe))
@@ -429,6 +463,8 @@ void Builder::barriers() {
     for (std::size_t pi = 0; pi < t_.threads.size(); ++pi) {
       const Op& op = t_.threads[pi].ops[coll[pi][k].first];
       int depart = coll[pi][k].second + 1;
+      cur_thread_ = static_cast<int>(pi);
+      cur_op_ = coll[pi][k].first;
       for (std::size_t qi = 0; qi < t_.threads.size(); ++qi) {
         if (pi == qi) continue;
         int q = t_.threads[qi].pe;
@@ -453,6 +489,7 @@ EventGraph Builder::build() {
     for (const Op& op : th.ops) {
       if (op.loc.sym >= 0) used[t_.loc_index(op.loc)] = true;
       if (op.loc2.sym >= 0) used[t_.loc_index(op.loc2)] = true;
+      if (op.src.sym >= 0) used[t_.loc_index(op.src)] = true;
     }
   init_of_.assign(used.size(), -1);
   g_.writes_to.resize(used.size());
@@ -478,6 +515,7 @@ EventGraph Builder::build() {
     if (g_.ev[e].reads()) g_.reads.push_back(e);
   }
   g_.hb = Relation(n);
+  g_.rel = Relation(n);
   g_.on_success.resize(n);
   // A1: the initial state precedes everything.
   for (int l = 0; l < t_.loc_count(); ++l)
@@ -487,6 +525,7 @@ EventGraph Builder::build() {
   for (int ti = 0; ti < nthreads; ++ti) {
     // A3: one thread's ordinary accesses to one location keep program order.
     const std::vector<int>& te = thread_ev_[ti];
+    cur_thread_ = cur_op_ = -1;
     for (std::size_t i = 0; i < te.size(); ++i)
       for (std::size_t j = i + 1; j < te.size(); ++j)
         if (g_.ev[te[i]].plain && g_.ev[te[j]].plain && g_.ev[te[i]].loc == g_.ev[te[j]].loc) edge(te[i], te[j]);

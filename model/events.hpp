@@ -1,8 +1,9 @@
 // From a litmus test to the events of its executions and the execution-independent part of happens-before.
 //
 // Each call becomes its minimum observable accesses (docs/memory_model.md, "Operation events"); the axioms
-// A1..A16 that do not depend on reads-from become static hb edges here. Axioms that depend on what a read
-// returns (A11 synchronizes-with, A13 test) are described per event and applied by the enumerator.
+// A1..A16 that do not depend on reads-from become static hb edges here, each tagged releasing or not. Axioms that
+// depend on what a read returns (A11 synchronizes-with, A13 test) are described per event and applied by the
+// enumerator: A11 carries the releasing edges into the write a home read observes (and a release write itself).
 #pragma once
 
 #include <cstdint>
@@ -48,11 +49,13 @@ struct Event {
   bool home = false;           // read performed at the location's home (comm read, synchronizing read)
   bool sync_read = false;      // wait/test/signal_wait: a scoped observer (A11)
   bool get_dest = false;       // get_nbi's write of its local destination
-  bool fenced = false;         // access of a bypass put, p, AMO (fetching ones too) or signal: any fence orders it
+  bool fenced = false;         // write of a bypass put, p, AMO or signal: any fence orders it (A5; reads never)
   bool keep = false;           // data write of a keep put: a cached write, ordered only under coverage all
-  Scope scope = Scope::System; // of a synchronizing read
+  bool release = false;        // release write (A11): signal of put_signal, signal of signal_op<all>
+  bool sc_point = false;       // Q of quiet/pe_quiet, Arr of barrier_all: psc orders these (C4)
+  Scope scope = Scope::System; // of a synchronizing read or an SC point
   std::int64_t value = 0;      // Write/Init: the value written
-  int value_from = -1;         // get_dest: copies the value read by this event
+  int value_from = -1;         // get_nbi destination, relay put data: copies the value read by this event
   RmwFn fn;                    // Rmw
   int reg = -1;                // register slot (EventGraph::reg_names) receiving the value read / test result
   bool waits = false;          // blocking wait: must read a value satisfying (cmp, cmp_value) (C5)
@@ -65,12 +68,24 @@ struct Event {
   /// A write whose data may sit in the writer's caches: an ordinary store or a keep put's data. Coverage `all` orders
   /// and completes it (A5-A7, A10, A14); coverage `comm` does not.
   bool cached_write() const { return kind == EvKind::Write && (plain || keep); }
+  /// A write whose observation can synchronize (A11): every write but a cached one and init.
+  bool coherent_write() const { return (kind == EvKind::Write || kind == EvKind::Rmw) && !cached_write(); }
   unsigned cat() const;
+};
+
+/// One static edge and the call whose axiom added it (for `portshmem-model --axioms`).
+struct EdgeInfo {
+  int a = -1, b = -1;
+  int thread = -1, op = -1; // the call; -1 for A1 (init) and A3 (ordinary accesses of one location)
+  bool releasing = false;   // carried by A11 when b is a write a home read observes
+  bool on_success = false;  // A13: only when the test returns 1
 };
 
 struct EventGraph {
   std::vector<Event> ev;
   Relation hb;                                              // static hb edges (not closed)
+  Relation rel;                                             // the releasing ones among them (into writes)
+  std::vector<EdgeInfo> edges;                              // every static edge with its origin
   std::vector<std::vector<std::pair<int, int>>> on_success; // per event: edges added when a test returns 1
   std::vector<std::vector<int>> writes_to;                  // per location: its write events, init first
   std::vector<int> reads;                                   // events with a read part, in program order per thread

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "axioms.hpp"
 #include "enumerate.hpp"
 #include "litmus.hpp"
 #include "report.hpp"
@@ -16,11 +17,13 @@ namespace {
 void usage(std::FILE* f) {
   std::fprintf(f,
                "usage: portshmem-model [--all-outcomes] [--table] FILE.litmus...\n"
+               "       portshmem-model --axioms\n"
                "  Prints, per test, the outcomes the portshmem memory model allows (registers and the locations\n"
                "  named by the condition or the 'observe' line) and whether the condition agrees with the test's\n"
                "  'expect' line.\n"
                "  --all-outcomes  report the final value of every location too\n"
                "  --table         print one markdown table row per test (the verdict table of docs/memory_model.md)\n"
+               "  --axioms        print the ordering axioms as the model applies them (the axiom table of the docs)\n"
                "Exit status: 0 when every test agrees, 1 on a disagreement, 2 on a parse error or bad usage.\n");
 }
 
@@ -34,6 +37,9 @@ int main(int argc, char** argv) {
       all = true;
     } else if (!std::strcmp(argv[i], "--table")) {
       table = true;
+    } else if (!std::strcmp(argv[i], "--axioms")) {
+      std::fputs(axiom_table().c_str(), stdout);
+      return 0;
     } else if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
       usage(stdout);
       return 0;

@@ -66,6 +66,33 @@ PORTSHMEM_DEVICE void with_signal_strength(std::uint8_t v, const F& f) {
   }
 }
 
+/// The integer type of a location of `bytes` bytes (LocType u8, u16, u32; 8 bytes: the runner's std::int64_t words):
+/// f gets a zero of that type. Every location lives in an 8-byte slot of the runner's buffer and is accessed at its
+/// first bytes, the others staying 0: on a little-endian machine (all the platforms) the slot read as 64 bits is
+/// the typed value, so final values and registers need no conversion.
+template <class F>
+PORTSHMEM_DEVICE void with_width(std::uint8_t bytes, const F& f) {
+  if (bytes == 1) {
+    f(std::uint8_t{});
+  } else if (bytes == 2) {
+    f(std::uint16_t{});
+  } else if (bytes == 4) {
+    f(std::uint32_t{});
+  } else {
+    f(std::int64_t{});
+  }
+}
+
+/// As with_width for AMOs, which take 4- and 8-byte words only (encode.cpp does not run a test with a narrower one).
+template <class F>
+PORTSHMEM_DEVICE void with_amo_width(std::uint8_t bytes, const F& f) {
+  if (bytes == 4) {
+    f(std::uint32_t{});
+  } else {
+    f(std::int64_t{});
+  }
+}
+
 /// The litmus comparison as the API's portshmem::cmp (the enumerators are in a different order).
 template <class Cmp>
 PORTSHMEM_DEVICE Cmp to_api_cmp(std::uint8_t v) {

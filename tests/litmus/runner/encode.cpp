@@ -124,8 +124,11 @@ Writes writes_to(const LitmusTest& t, model::Loc l) {
       const bool at = op.loc == l, at2 = op.loc2 == l;
       switch (op.kind) {
       case OpKind::Put:
-      case OpKind::P:
       case OpKind::PutNbi:
+        if (at && op.src.sym >= 0) w.unknown = true; // a relay copies a value the test cannot bound
+        if (at && op.src.sym < 0) w.sets.push_back(op.value);
+        break;
+      case OpKind::P:
       case OpKind::AmoSet:
       case OpKind::AmoSwap:
       case OpKind::Store:
@@ -155,7 +158,8 @@ Writes writes_to(const LitmusTest& t, model::Loc l) {
         break;
       case OpKind::PutSignal:
       case OpKind::PutSignalNbi:
-        if (at) w.sets.push_back(op.value);
+        if (at && op.src.sym >= 0) w.unknown = true; // a relay copies a value the test cannot bound
+        if (at && op.src.sym < 0) w.sets.push_back(op.value);
         if (at2) (op.update == model::SignalUpdate::Set ? w.sets : w.adds).push_back(op.value2);
         break;
       case OpKind::SignalOp:
@@ -208,6 +212,29 @@ std::vector<std::vector<std::uint8_t>> wait_modes(const LitmusTest& t) {
   return m;
 }
 
+namespace {
+
+/// Bytes of a location's type.
+std::uint8_t width_of(const LitmusTest& t, model::Loc l) {
+  return static_cast<std::uint8_t>(model::type_bits(t.types[l.sym]) / 8);
+}
+
+/// Why the API cannot run `op` at the width of its location ("" when it can): AMOs take 4- and 8-byte words, signals
+/// are 64-bit words; put, get, p, g, waits, tests and ordinary accesses take every width.
+std::string width_problem(const LitmusTest& t, const Op& op) {
+  auto name = [&](model::Loc l) { return t.syms[l.sym] + ":" + model::name(t.types[l.sym]); };
+  if (op.kind >= OpKind::AmoFetch && op.kind <= OpKind::AmoXor && width_of(t, op.loc) < 4)
+    return std::string(model::op_name(op.kind)) + " on " + name(op.loc) + ": the API's AMOs take 4- and 8-byte words";
+  model::Loc sig{-1, -1};
+  if (op.kind == OpKind::PutSignal || op.kind == OpKind::PutSignalNbi) sig = op.loc2;
+  if (op.kind == OpKind::SignalOp || op.kind == OpKind::SignalFetch || op.kind == OpKind::SignalWait) sig = op.loc;
+  if (sig.sym >= 0 && t.types[sig.sym] != model::LocType::U64)
+    return std::string(model::op_name(op.kind)) + " on " + name(sig) + ": signal words are 64-bit";
+  return "";
+}
+
+} // namespace
+
 std::string unrunnable_reason(const LitmusTest& t, const std::vector<std::vector<std::uint8_t>>& modes) {
   for (std::size_t k = 0; k < t.threads.size(); ++k) {
     const auto& th = t.threads[k];
@@ -216,6 +243,7 @@ std::string unrunnable_reason(const LitmusTest& t, const std::vector<std::vector
       if (!op_runnable(int(op.kind)))
         return std::string("not runnable yet: ") + model::op_name(op.kind) + " (" +
                op_unavailable_reason(int(op.kind)) + ")";
+      if (std::string why = width_problem(t, op); !why.empty()) return "line " + std::to_string(op.line) + ": " + why;
       if (op.kind == OpKind::SignalWait && modes[k][i] == kWaitByTest)
         return "line " + std::to_string(op.line) +
                ": a later write can make this signal_wait's condition false again, and the API has no signal test "
@@ -239,7 +267,6 @@ namespace {
 
 DevOp encode_op(const LitmusTest& t, const Op& op, const std::vector<int>& map, const Layout& layout,
                 std::uint8_t mode) {
-  (void)t;
   DevOp d;
   d.kind = static_cast<std::uint8_t>(op.kind);
   d.value = op.value;
@@ -247,6 +274,11 @@ DevOp encode_op(const LitmusTest& t, const Op& op, const std::vector<int>& map, 
   if (op.loc.sym >= 0) {
     d.off = layout.offset(op.loc.sym);
     d.pe = map[op.loc.pe];
+    d.width = width_of(t, op.loc);
+  }
+  if (op.src.sym >= 0) { // relay: the put copies the caller's own copy of src (same type as loc: the parser checks)
+    d.src_off = layout.offset(op.src.sym);
+    d.relay = 1;
   }
   if (op.loc2.sym >= 0) {
     d.off2 = layout.offset(op.loc2.sym);

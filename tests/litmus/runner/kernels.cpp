@@ -8,6 +8,10 @@
 // ordering the model does not promise) — while on the host platform it is a relaxed std::atomic_ref access, so a
 // racing store and load stay defined C++ (a plain C++ race is undefined behaviour, and the compiler could hoist or
 // merge the access). Stores and loads to a peer's copy use the pointer from portshmem::ptr(c, addr, pe).
+//
+// Every location is an 8-byte slot; a typed one (u8, u16, u32) is accessed at its first bytes as that type
+// (with_width, dispatch.hpp). put, get, p, g and AMOs take no scope: the library accesses symmetric memory coherently
+// at system scope, and the litmus parser refuses a scope on them.
 #include <cstdint>
 #include <type_traits>
 
@@ -42,6 +46,16 @@ PORTSHMEM_DEVICE std::int64_t* word(const BatchArgs& a, std::uint64_t off, std::
   return a.heap + off + std::uint64_t(inst) * a.stride;
 }
 
+/// The instance's word viewed as the location's type T: its first sizeof(T) bytes.
+template <class T>
+PORTSHMEM_DEVICE T* as(std::int64_t* w) {
+  return reinterpret_cast<T*>(w);
+}
+template <class T>
+PORTSHMEM_DEVICE const T* as(const std::int64_t* w) {
+  return reinterpret_cast<const T*>(w);
+}
+
 /// Polls ready() until it holds; false once the batch deadline has passed (the instance is then "stuck").
 template <class Ready>
 PORTSHMEM_DEVICE bool bounded_poll(const Instance& in, const Ready& ready) {
@@ -62,29 +76,29 @@ PORTSHMEM_DEVICE bool bounded_poll(const Instance& in, const Ready& ready) {
 #define LITMUS_CALL inline
 #endif
 
-template <class... Q>
-LITMUS_CALL void call_put(const ctx& c, std::int64_t* d, const std::int64_t* s, int pe, Q... q) {
-  portshmem::put(c, d, s, 1, pe, q...);
+template <class T, class DP>
+LITMUS_CALL void call_put(const ctx& c, T* d, const T* s, int pe, DP dp) {
+  portshmem::put(c, d, s, 1, pe, dp);
 }
-template <class... Q>
-LITMUS_CALL void call_put_nbi(const ctx& c, std::int64_t* d, const std::int64_t* s, int pe, Q... q) {
-  portshmem::put_nbi(c, d, s, 1, pe, q...);
+template <class T, class DP>
+LITMUS_CALL void call_put_nbi(const ctx& c, T* d, const T* s, int pe, DP dp) {
+  portshmem::put_nbi(c, d, s, 1, pe, dp);
 }
-template <class... Q>
-LITMUS_CALL void call_get(const ctx& c, std::int64_t* d, const std::int64_t* s, int pe, Q... q) {
-  portshmem::get(c, d, s, 1, pe, q...);
+template <class T, class DP>
+LITMUS_CALL void call_get(const ctx& c, T* d, const T* s, int pe, DP dp) {
+  portshmem::get(c, d, s, 1, pe, dp);
 }
-template <class... Q>
-LITMUS_CALL void call_get_nbi(const ctx& c, std::int64_t* d, const std::int64_t* s, int pe, Q... q) {
-  portshmem::get_nbi(c, d, s, 1, pe, q...);
+template <class T, class DP>
+LITMUS_CALL void call_get_nbi(const ctx& c, T* d, const T* s, int pe, DP dp) {
+  portshmem::get_nbi(c, d, s, 1, pe, dp);
 }
-template <class... Q>
-LITMUS_CALL void call_p(const ctx& c, std::int64_t* d, std::int64_t v, int pe, Q... q) {
-  portshmem::p(c, d, v, pe, q...);
+template <class T>
+LITMUS_CALL void call_p(const ctx& c, T* d, T v, int pe) {
+  portshmem::p(c, d, v, pe);
 }
-template <class... Q>
-LITMUS_CALL std::int64_t call_g(const ctx& c, const std::int64_t* s, int pe, Q... q) {
-  return portshmem::g(c, s, pe, q...);
+template <class T>
+LITMUS_CALL T call_g(const ctx& c, const T* s, int pe) {
+  return portshmem::g(c, s, pe);
 }
 template <class... Q>
 LITMUS_CALL void call_fence(const ctx& c, Q... q) {
@@ -106,9 +120,9 @@ template <class... Q>
 LITMUS_CALL void call_sync_all(const ctx& c, Q... q) {
   portshmem::sync_all(c, q...);
 }
-template <class... Q>
-LITMUS_CALL bool call_test(const ctx& c, std::int64_t* ivar, std::uint8_t cmp, std::int64_t v, Q... q) {
-  return portshmem::test(c, ivar, to_api_cmp<portshmem::cmp>(cmp), v, q...);
+template <class T, class... Q>
+LITMUS_CALL bool call_test(const ctx& c, T* ivar, std::uint8_t cmp, std::int64_t v, Q... q) {
+  return portshmem::test(c, ivar, to_api_cmp<portshmem::cmp>(cmp), T(v), q...);
 }
 template <class... Q>
 LITMUS_CALL void call_signal_op(const ctx& c, std::uint64_t* sig, std::uint64_t v, portshmem::signal_update u, int pe,
@@ -120,38 +134,42 @@ PORTSHMEM_DEVICE portshmem::signal_update to_update(std::uint8_t u) {
   return u == kUpdateAdd ? portshmem::signal_add : portshmem::signal_set;
 }
 
-/// One put_signal / put_signal_nbi call with the given tags. Keep data under coverage comm does not compile (the API
-/// refuses it, and the parser too), so that combination is never instantiated.
+/// One put_signal / put_signal_nbi call with the given tags, of one element of op.width bytes from src: the untyped
+/// putmem_signal, which is what the API's typed put_signal<T> calls with nelems * sizeof(T) (so the location's type
+/// costs no further instantiations). Keep data under coverage comm does not compile (the API refuses it, and the
+/// parser too), so that combination is never instantiated.
 template <bool Nbi, class CV, class DP, class ST, class SC>
-LITMUS_CALL void call_put_signal(const ctx& c, const DevOp& op, std::int64_t* dest, std::uint64_t* sig, CV cv, DP dp,
-                                 ST st, SC sc) {
+LITMUS_CALL void call_put_signal(const ctx& c, const DevOp& op, std::int64_t* dest, const std::int64_t* src,
+                                 std::uint64_t* sig, CV cv, DP dp, ST st, SC sc) {
   if constexpr (std::is_same_v<CV, mm::comm_t> && std::is_same_v<DP, mm::keep_t>) {
-    portshmem::detail::record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_SIGNAL, op.pe, dest, 8);
+    portshmem::detail::record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_SIGNAL, op.pe, dest, op.width);
   } else if constexpr (Nbi) {
-    portshmem::put_signal_nbi(c, dest, &op.value, 1, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv, dp,
-                              st, sc);
+    portshmem::putmem_signal_nbi(c, dest, src, op.width, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv,
+                                 dp, st, sc);
   } else {
-    portshmem::put_signal(c, dest, &op.value, 1, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv, dp, st,
-                          sc);
+    portshmem::putmem_signal(c, dest, src, op.width, sig, std::uint64_t(op.value2), to_update(op.update), op.pe, cv, dp,
+                             st, sc);
   }
 }
 
-/// wait_until with the op's qualifiers, never hanging (see kWaitStable / kWaitByTest in program.hpp).
-template <class... Q>
-LITMUS_CALL void run_wait(Instance& in, const DevOp& op, std::int64_t* ivar, Q... q) {
+/// wait_until with the op's qualifiers on a location of type T, never hanging (see kWaitStable / kWaitByTest in
+/// program.hpp).
+template <class T, class... Q>
+LITMUS_CALL void run_wait(Instance& in, const DevOp& op, T* ivar, Q... q) {
   const ctx& c = in.a.ctx;
+  const T value = T(op.value);
   if (op.wait_mode == kWaitStable) {
-    using R = mm::resolve<portshmem::detail::kWaitQualifiers, Q...>;
-    // The poll of wait_until itself: a relaxed load at the call's scope (orders nothing).
+    // The load wait_until polls with, but relaxed (orders nothing): the wait's own acquire comes after it.
     if (!bounded_poll(in, [&] {
-          return holds(op.cmp, portshmem::detail::load_value<arch::order::relaxed, R::hw_scope>(ivar), op.value);
+          return holds(op.cmp, portshmem::detail::load_value<arch::order::relaxed, portshmem::detail::kDataScope>(ivar),
+                       value);
         })) {
       in.stuck = true;
       return;
     }
-    portshmem::wait_until(c, ivar, to_api_cmp<portshmem::cmp>(op.cmp), op.value, q...);
-  } else if (!bounded_poll(
-                 in, [&] { return portshmem::test(c, ivar, to_api_cmp<portshmem::cmp>(op.cmp), op.value, q...); })) {
+    portshmem::wait_until(c, ivar, to_api_cmp<portshmem::cmp>(op.cmp), value, q...);
+  } else if (!bounded_poll(in,
+                           [&] { return portshmem::test(c, ivar, to_api_cmp<portshmem::cmp>(op.cmp), value, q...); })) {
     in.stuck = true;
   }
 }
@@ -159,10 +177,10 @@ LITMUS_CALL void run_wait(Instance& in, const DevOp& op, std::int64_t* ivar, Q..
 /// signal_wait_until with the op's qualifiers; only stable waits are encoded (the API has no signal test).
 template <class... Q>
 LITMUS_CALL void run_signal_wait(Instance& in, const DevOp& op, std::uint64_t* sig, std::int64_t* reg, Q... q) {
-  using R = mm::resolve<portshmem::detail::kWaitQualifiers, Q...>;
   const std::uint64_t value = std::uint64_t(op.value);
-  if (op.wait_mode != kWaitStable ||
-      !bounded_poll(in, [&] { return holds(op.cmp, arch::load<arch::order::relaxed, R::hw_scope>(sig), value); })) {
+  if (op.wait_mode != kWaitStable || !bounded_poll(in, [&] {
+        return holds(op.cmp, arch::load<arch::order::relaxed, portshmem::detail::kDataScope>(sig), value);
+      })) {
     in.stuck = true;
     return;
   }
@@ -171,60 +189,63 @@ LITMUS_CALL void run_signal_wait(Instance& in, const DevOp& op, std::uint64_t* s
   if (reg) *reg = std::int64_t(seen);
 }
 
-/// The AMOs (the litmus format gives them no qualifier: the API's defaults).
-LITMUS_CALL void run_amo(const ctx& c, const DevOp& op, std::int64_t* L, std::int64_t* reg) {
+/// The AMOs (the litmus format gives them no qualifier: the API's defaults) on a location of type T (4 or 8 bytes).
+template <class T>
+LITMUS_CALL void run_amo(const ctx& c, const DevOp& op, T* L, std::int64_t* reg) {
   const int pe = op.pe;
+  const T v = T(op.value), v2 = T(op.value2);
   switch (op.kind) {
   case kAmoFetch:
-    *reg = portshmem::atomic_fetch(c, L, pe);
+    *reg = std::int64_t(portshmem::atomic_fetch(c, L, pe));
     break;
   case kAmoSet:
-    portshmem::atomic_set(c, L, op.value, pe);
+    portshmem::atomic_set(c, L, v, pe);
     break;
   case kAmoSwap:
-    *reg = portshmem::atomic_swap(c, L, op.value, pe);
+    *reg = std::int64_t(portshmem::atomic_swap(c, L, v, pe));
     break;
   case kAmoCompareSwap:
-    *reg = portshmem::atomic_compare_swap(c, L, op.value, op.value2, pe);
+    *reg = std::int64_t(portshmem::atomic_compare_swap(c, L, v, v2, pe));
     break;
   case kAmoFetchInc:
-    *reg = portshmem::atomic_fetch_inc(c, L, pe);
+    *reg = std::int64_t(portshmem::atomic_fetch_inc(c, L, pe));
     break;
   case kAmoInc:
     portshmem::atomic_inc(c, L, pe);
     break;
   case kAmoFetchAdd:
-    *reg = portshmem::atomic_fetch_add(c, L, op.value, pe);
+    *reg = std::int64_t(portshmem::atomic_fetch_add(c, L, v, pe));
     break;
   case kAmoAdd:
-    portshmem::atomic_add(c, L, op.value, pe);
+    portshmem::atomic_add(c, L, v, pe);
     break;
   case kAmoFetchAnd:
-    *reg = portshmem::atomic_fetch_and(c, L, op.value, pe);
+    *reg = std::int64_t(portshmem::atomic_fetch_and(c, L, v, pe));
     break;
   case kAmoAnd:
-    portshmem::atomic_and(c, L, op.value, pe);
+    portshmem::atomic_and(c, L, v, pe);
     break;
   case kAmoFetchOr:
-    *reg = portshmem::atomic_fetch_or(c, L, op.value, pe);
+    *reg = std::int64_t(portshmem::atomic_fetch_or(c, L, v, pe));
     break;
   case kAmoOr:
-    portshmem::atomic_or(c, L, op.value, pe);
+    portshmem::atomic_or(c, L, v, pe);
     break;
   case kAmoFetchXor:
-    *reg = portshmem::atomic_fetch_xor(c, L, op.value, pe);
+    *reg = std::int64_t(portshmem::atomic_fetch_xor(c, L, v, pe));
     break;
   default:
-    portshmem::atomic_xor(c, L, op.value, pe);
+    portshmem::atomic_xor(c, L, v, pe);
     break;
   }
 }
 
-/// The pointer for an ordinary access to `pe`'s copy of the word at `p` (p itself when it is this PE's copy).
-PORTSHMEM_DEVICE std::int64_t* ordinary(const ctx& c, std::int64_t* p, int pe) {
+/// The pointer for an ordinary access to `pe`'s copy of the location at `p` (p itself when it is this PE's copy).
+template <class T>
+PORTSHMEM_DEVICE T* ordinary(const ctx& c, T* p, int pe) {
   if (pe == c.my_pe) return p;
-  std::int64_t* q = portshmem::ptr(c, p, pe);
-  if (!q) portshmem::detail::record_error(c, PORTSHMEM_ERR_UNREACHABLE, PORTSHMEM_CALL_PTR, pe, p, 8);
+  T* q = portshmem::ptr(c, p, pe);
+  if (!q) portshmem::detail::record_error(c, PORTSHMEM_ERR_UNREACHABLE, PORTSHMEM_CALL_PTR, pe, p, sizeof(T));
   return q;
 }
 
@@ -236,27 +257,46 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
   std::int64_t* const reg =
       op.reg >= 0 ? a.regs + (std::uint64_t(in.inst) * a.nregs + std::uint64_t(op.reg)) * a.stride : nullptr;
   const int pe = op.pe;
+  // The source of a put: the caller's own instance word of the source location (relay), or the op's value.
+  const std::int64_t* const src = op.relay ? word(a, op.src_off, in.inst) : &op.value;
   switch (op.kind) {
   // ---- RMA
   case kPut:
-    with_path(op.path, [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_put(c, L, &op.value, pe, dp, sc); }); });
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      with_path(op.path, [&](auto dp) { call_put(c, as<T>(L), as<T>(src), pe, dp); });
+    });
     break;
-  case kPutNbi: // the source is the op's own word in device memory: it stays unchanged until the quiet
-    with_path(op.path,
-              [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_put_nbi(c, L, &op.value, pe, dp, sc); }); });
+  case kPutNbi: // the source is the op's own word in device memory, or a location: unchanged until the quiet
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      with_path(op.path, [&](auto dp) { call_put_nbi(c, as<T>(L), as<T>(src), pe, dp); });
+    });
     break;
   case kP:
-    with_scope(op.scope, [&](auto sc) { call_p(c, L, op.value, pe, sc); });
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      call_p(c, as<T>(L), T(op.value), pe);
+    });
     break;
-  case kGet:
-    with_path(op.path, [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_get(c, reg, L, pe, dp, sc); }); });
+  case kGet: // into the register's word, whose other bytes are 0
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      with_path(op.path, [&](auto dp) { call_get(c, as<T>(reg), as<T>(L), pe, dp); });
+    });
     break;
   case kG:
-    with_scope(op.scope, [&](auto sc) { *reg = call_g(c, L, pe, sc); });
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      *reg = std::int64_t(call_g(c, as<T>(L), pe));
+    });
     break;
   case kGetNbi: {
     std::int64_t* dest = word(a, op.off2, in.inst); // the caller's own copy of the destination location
-    with_path(op.path, [&](auto dp) { with_scope(op.scope, [&](auto sc) { call_get_nbi(c, dest, L, pe, dp, sc); }); });
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      with_path(op.path, [&](auto dp) { call_get_nbi(c, as<T>(dest), as<T>(L), pe, dp); });
+    });
     break;
   }
   case kAmoFetch:
@@ -273,7 +313,7 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
   case kAmoOr:
   case kAmoFetchXor:
   case kAmoXor:
-    run_amo(c, op, L, reg);
+    with_amo_width(op.width, [&](auto t) { run_amo(c, op, as<decltype(t)>(L), reg); });
     break;
   // ---- signals
   case kPutSignal:
@@ -285,9 +325,9 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
         with_signal_strength(op.signal, [&](auto st) {
           with_scope(op.scope, [&](auto sc) {
             if (nbi) {
-              call_put_signal<true>(c, op, L, sig, cv, dp, st, sc);
+              call_put_signal<true>(c, op, L, src, sig, cv, dp, st, sc);
             } else {
-              call_put_signal<false>(c, op, L, sig, cv, dp, st, sc);
+              call_put_signal<false>(c, op, L, src, sig, cv, dp, st, sc);
             }
           });
         });
@@ -313,11 +353,18 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
     break;
   // ---- point-to-point synchronization
   case kWaitUntil:
-    with_strength(op.strength, [&](auto st) { with_scope(op.scope, [&](auto sc) { run_wait(in, op, L, st, sc); }); });
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      with_strength(op.strength,
+                    [&](auto st) { with_scope(op.scope, [&](auto sc) { run_wait(in, op, as<T>(L), st, sc); }); });
+    });
     break;
   case kTest:
-    with_strength(op.strength, [&](auto st) {
-      with_scope(op.scope, [&](auto sc) { *reg = call_test(c, L, op.cmp, op.value, st, sc) ? 1 : 0; });
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      with_strength(op.strength, [&](auto st) {
+        with_scope(op.scope, [&](auto sc) { *reg = call_test(c, as<T>(L), op.cmp, op.value, st, sc) ? 1 : 0; });
+      });
     });
     break;
   // ---- ordering
@@ -338,16 +385,25 @@ PORTSHMEM_DEVICE void run_op(Instance& in, const DevOp& op) {
     break;
   // ---- ordinary accesses
   case kStore:
-    if (std::int64_t* p = ordinary(c, L, pe)) arch::store_data<arch::cache::keep>(p, op.value);
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      if (T* p = ordinary(c, as<T>(L), pe)) arch::store_data<arch::cache::keep>(p, T(op.value));
+    });
     break;
   case kLoad:
-    if (const std::int64_t* p = ordinary(c, L, pe)) *reg = arch::load_data<arch::cache::keep>(p);
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      if (const T* p = ordinary(c, as<T>(L), pe)) *reg = std::int64_t(arch::load_data<arch::cache::keep>(p));
+    });
     break;
   case kBypassLoad:
-    *reg = arch::load_data<arch::cache::bypass>(static_cast<const std::int64_t*>(L));
+    with_width(op.width, [&](auto t) {
+      using T = decltype(t);
+      *reg = std::int64_t(arch::load_data<arch::cache::bypass>(static_cast<const T*>(as<T>(L))));
+    });
     break;
   default:
-    portshmem::detail::record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_PTR, pe, L, 8);
+    portshmem::detail::record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_PTR, pe, L, op.width);
     break;
   }
 }

@@ -66,17 +66,21 @@ enum : std::uint8_t { kWaitStable, kWaitByTest };
 /// One call of a litmus thread, with every PE already mapped to a real PE and every location to a word offset in
 /// the runner's symmetric buffer (the instance's word is added at run time).
 struct DevOp {
-  std::int64_t value = 0;  // value written / operand / compared value; put's source element (stable device memory)
-  std::int64_t value2 = 0; // compare_swap new value, put_signal signal value
-  std::uint64_t off = 0;   // word offset of the accessed location's array (loc)
-  std::uint64_t off2 = 0;  // word offset of loc2 (put_signal signal, get_nbi destination)
-  std::int32_t pe = -1;    // real PE holding loc
-  std::int32_t pe2 = -1;   // real PE of loc2, or the PE of pe_quiet
-  std::int32_t reg = -1;   // register slot in this thread's register block, -1 when the op writes none
+  std::int64_t value = 0;    // value written / operand / compared value; put's source (stable device memory; its first
+                             // `width` bytes are the typed value on little-endian machines)
+  std::int64_t value2 = 0;   // compare_swap new value, put_signal signal value
+  std::uint64_t off = 0;     // word offset of the accessed location's array (loc)
+  std::uint64_t off2 = 0;    // word offset of loc2 (put_signal signal, get_nbi destination)
+  std::uint64_t src_off = 0; // relay put: word offset of the source location (the caller's own copy is copied)
+  std::int32_t pe = -1;      // real PE holding loc
+  std::int32_t pe2 = -1;     // real PE of loc2, or the PE of pe_quiet
+  std::int32_t reg = -1;     // register slot in this thread's register block, -1 when the op writes none
   std::uint8_t kind = kFence, cover = kCoverAll, scope = kScopeSystem, path = kPathKeep;
   std::uint8_t strength = kAcquire, signal = kWeak, update = kUpdateSet, cmp = kEq;
   std::uint8_t wait_mode = kWaitStable;
-  std::uint8_t pad[7] = {};
+  std::uint8_t width = 8; // bytes of loc's type (u8 1, u16 2, u32 4, u64 8); the slot is a word either way
+  std::uint8_t relay = 0; // 1: a put's source is the caller's instance word at src_off, not `value`
+  std::uint8_t pad[5] = {};
 };
 
 /// What this PE does in a batch.

@@ -147,7 +147,9 @@ PORTSHMEM_DEVICE void fence() {
       __builtin_amdgcn_s_waitcnt(detail::kWaitVmLgkm);
       detail::compiler_barrier();
     }
-    if constexpr (O != order::release) PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQUIRE, S)
+    if constexpr (O != order::release) {
+      PORTSHMEM_AMD_FENCE_SCOPED(__ATOMIC_ACQUIRE, S)
+    }
   }
 }
 

@@ -111,7 +111,7 @@ TEST(Model, TwoPlusTwoWrites) {
                    "x@2 == 1 /\\ y@2 == 1");
   };
   EXPECT_TRUE(w22(""));
-  EXPECT_TRUE(w22("  fence\n")); // fences order each writer's own puts, not the two writers' coherence
+  EXPECT_TRUE(w22("  fence\n"));  // fences order each writer's own puts, not the two writers' coherence
   EXPECT_FALSE(w22("  quiet\n")); // quiets are SC points (C4)
 }
 

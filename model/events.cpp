@@ -181,6 +181,7 @@ void Builder::events_of(int ti, int oi) {
     if (op.src.sym < 0) return comm_write(op.loc, op.value, keep);
     Event r = access(EvKind::Read, op.src);
     r.home = true;
+    r.source = true;
     push(r);
     comm_write(op.loc, 0, keep);
     g_.ev[out.back()].value_from = out[out.size() - 2];
@@ -523,12 +524,15 @@ EventGraph Builder::build() {
       for (int e = 0; e < n; ++e)
         if (g_.ev[e].kind != EvKind::Init) edge(init_of_[l], e);
   for (int ti = 0; ti < nthreads; ++ti) {
-    // A3: one thread's ordinary accesses to one location keep program order.
+    // A3: one thread's ordinary accesses to one location keep program order, and so does a relay put's read of its
+    // source with them: the put sends what the thread stored there before it, and a store after it does not change
+    // what was sent (the source may be reused on return).
     const std::vector<int>& te = thread_ev_[ti];
     cur_thread_ = cur_op_ = -1;
+    auto local = [&](int e) { return g_.ev[e].plain || g_.ev[e].source; };
     for (std::size_t i = 0; i < te.size(); ++i)
       for (std::size_t j = i + 1; j < te.size(); ++j)
-        if (g_.ev[te[i]].plain && g_.ev[te[j]].plain && g_.ev[te[i]].loc == g_.ev[te[j]].loc) edge(te[i], te[j]);
+        if (local(te[i]) && local(te[j]) && g_.ev[te[i]].loc == g_.ev[te[j]].loc) edge(te[i], te[j]);
     for (int oi = 0; oi < static_cast<int>(t_.threads[ti].ops.size()); ++oi) edges_of(ti, oi);
   }
   barriers();

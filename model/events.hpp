@@ -46,6 +46,7 @@ struct Event {
   int loc = -1;                // LitmusTest::loc_index of the accessed location
   int target = -1;             // the PE the event acts on: the location's PE, or the issuer for sync events
   bool plain = false;          // ordinary load/store
+  bool source = false;         // a relay put's read of its local source: in program order with ordinary accesses (A3)
   bool home = false;           // read performed at the location's home (comm read, synchronizing read)
   bool sync_read = false;      // wait/test/signal_wait: a scoped observer (A11)
   bool get_dest = false;       // get_nbi's write of its local destination

@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
   };
   const row rows[] = {
       {"raw flag (no data)", round_trip_us(flag, me, rounds, raw_flag_send{peer_flag}, raw_poll)},
-      {"raw put + flag, st.cs data",
+      {"raw put + flag, bypass data",
        round_trip_us(flag, me, rounds, raw_put_flag_send<a::cache::bypass>{peer_data, src, peer_flag}, raw_poll)},
       {"raw put + flag, plain st data",
        round_trip_us(flag, me, rounds, raw_put_flag_send<a::cache::keep>{peer_data, src, peer_flag}, raw_poll)},

@@ -116,7 +116,7 @@ const char* read_bool(std::string_view text, bool& out) {
 
 constexpr std::array<std::string_view, 4> kLevelNames = {"ERROR", "WARN", "INFO", "TRACE"}; // log_level order
 constexpr std::array<std::string_view, 3> kTransportNames = {"auto", "ipc", "rdma"};        // transport_choice order
-constexpr std::array<std::string_view, 3> kMpsNames = {"auto", "on", "off"};                // mps_choice order
+constexpr std::array<std::string_view, 3> kAutoOnOff = {"auto", "on", "off"}; // mps_choice, relaxed_choice order
 
 template <typename Enum, std::size_t N>
 const char* read_enum(std::string_view text, const std::array<std::string_view, N>& names, Enum& out,
@@ -181,13 +181,20 @@ constexpr env_entry kRegistry[] = {
     {"PORTSHMEM_RUN_MPS", "enum", "auto", "auto, on or off (any case)",
      "Read by the launcher scripts/portshmem-run: start CUDA MPS around the run (auto: when PEs share a GPU).",
      [](std::string_view text, config& out) {
-       return read_enum(text, kMpsNames, out.run_mps, "is not auto, on or off");
+       return read_enum(text, kAutoOnOff, out.run_mps, "is not auto, on or off");
      },
-     [](const config& c) { return std::string(kMpsNames[static_cast<std::size_t>(c.run_mps)]); }},
+     [](const config& c) { return std::string(kAutoOnOff[static_cast<std::size_t>(c.run_mps)]); }},
     {"PORTSHMEM_INFO", "bool", "0", "0, 1, true, false, yes, no, on or off (any case)",
      "When true, PE 0 prints this configuration and the per-peer transport table at init.",
      [](std::string_view text, config& out) { return read_bool(text, out.info); },
      [](const config& c) { return std::string(c.info ? "1" : "0"); }},
+    {"PORTSHMEM_RELAXED", "enum", "auto", "auto, on or off (any case)",
+     "Relaxed lowering of qualified calls: auto where this platform's premises are established at init, on also "
+     "where one could not be established (never where one is false), off strict everywhere.",
+     [](std::string_view text, config& out) {
+       return read_enum(text, kAutoOnOff, out.relaxed, "is not auto, on or off");
+     },
+     [](const config& c) { return std::string(kAutoOnOff[static_cast<std::size_t>(c.relaxed)]); }},
 };
 
 // Quotes a user's value for a message: escapes quotes and control bytes, and cuts very long values short.

@@ -21,6 +21,9 @@ enum class transport_choice { automatic, ipc, rdma };
 /// PORTSHMEM_RUN_MPS: whether the launcher starts CUDA MPS (the library only validates it).
 enum class mps_choice { automatic, on, off };
 
+/// PORTSHMEM_RELAXED: whether device code may use the relaxed lowering (src/gpu/premises.hpp decides at init).
+enum class relaxed_choice { automatic, on, off };
+
 /// The runtime's settings, one field per registered variable; default_config() gives the documented defaults.
 struct config {
   std::size_t heap_size;      ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
@@ -30,6 +33,7 @@ struct config {
   int device;                 ///< PORTSHMEM_DEVICE: GPU index; -1 means chosen by local rank
   mps_choice run_mps;         ///< PORTSHMEM_RUN_MPS: read by scripts/portshmem-run
   bool info;                  ///< PORTSHMEM_INFO: PE 0 prints the configuration and transport table at init
+  relaxed_choice relaxed;     ///< PORTSHMEM_RELAXED: relaxed lowering where its premises hold (auto), always, never
   bool operator==(const config&) const = default;
 };
 

@@ -20,6 +20,7 @@ namespace detail = portshmem::detail;
 using detail::config;
 using detail::log_level;
 using detail::mps_choice;
+using detail::relaxed_choice;
 using detail::transport_choice;
 
 constexpr std::uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
@@ -80,6 +81,7 @@ TEST(Env, DefaultsWhenUnset) {
   EXPECT_EQ(c.timeout_ns, 0u);
   EXPECT_EQ(c.device, -1);
   EXPECT_FALSE(c.info);
+  EXPECT_EQ(c.relaxed, relaxed_choice::automatic);
   EXPECT_EQ(c, detail::default_config());
 }
 
@@ -234,6 +236,18 @@ TEST(Env, InfoBooleans) {
   }
 }
 
+TEST(Env, Relaxed) {
+  const std::map<std::string, relaxed_choice> cases = {
+      {"auto", relaxed_choice::automatic}, {"AUTO", relaxed_choice::automatic}, {"on", relaxed_choice::on},
+      {"On", relaxed_choice::on},          {"off", relaxed_choice::off},        {"OFF", relaxed_choice::off},
+      {" off\t", relaxed_choice::off}};
+  for (const auto& [text, choice] : cases) EXPECT_EQ(load_ok("PORTSHMEM_RELAXED", text).relaxed, choice) << text;
+  for (const char* text : {"1", "0", "yes", "true", "strict", "relaxed", "automatic", "on,off"}) {
+    const std::string error = load_bad("PORTSHMEM_RELAXED", text);
+    EXPECT_NE(error.find("is not auto, on or off; accepted: auto, on or off"), std::string::npos) << error;
+  }
+}
+
 TEST(Env, InvalidArguments) {
   config c{};
   EXPECT_EQ(detail::load_config(env({}), nullptr, nullptr), PORTSHMEM_ERR_INVALID_ARG);
@@ -266,16 +280,18 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 7u);
+  EXPECT_EQ(names.size(), 8u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
 }
 
 TEST(Env, DescribeConfigRoundTrips) {
-  const config custom{3 * kMiB, log_level::trace, transport_choice::rdma, 1500 * 1'000'000, 2, mps_choice::off, true};
+  config custom{3 * kMiB, log_level::trace, transport_choice::rdma, 1500 * 1'000'000, 2, mps_choice::off, true};
+  custom.relaxed = relaxed_choice::off;
   const std::string text = detail::describe_config(custom);
   EXPECT_NE(text.find("PORTSHMEM_HEAP_SIZE=3M (default 1G)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_TIMEOUT=1500ms (default 0)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_INFO=1 (default 0)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("PORTSHMEM_RELAXED=off (default auto)\n"), std::string::npos) << text;
 
   // Every line's value, fed back as the environment, reproduces the configuration.
   std::map<std::string, std::string> vars;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/device_state.hpp"
+#include "gpu/lowering_choice.hpp"
 #include "log.hpp"
 #include "portshmem/detail/internal_area.hpp"
 #include "portshmem/gpu_runtime.hpp"
@@ -42,6 +43,7 @@ portshmem_status_t choose_transports(runtime& rt) {
 void print_info(const runtime& rt) {
   std::string text = describe_config(rt.cfg);
   text += "heap backend: " + std::string(rt.heap->name()) + ", GPU " + std::to_string(rt.heap->device()) + "\n";
+  text += std::string("lowering: ") + (rt.ctx.strict ? "strict" : "relaxed") + "\n";
   for (int pe = 0; pe < rt.boot->size(); ++pe) {
     text += "  PE " + std::to_string(pe) + " (node " + std::to_string(rt.boot->node_of()[pe]) +
             "): " + portshmem_transport_string(rt.transports[pe]) + "\n";
@@ -72,6 +74,11 @@ portshmem_status_t start(const void* comm, bool init_mpi) {
   portshmem_status_t status = choose_transports(*rt);
   if (status == PORTSHMEM_SUCCESS) status = build_device_handle(*rt);
   if (auto s = agree_status(*rt->boot, status); s != PORTSHMEM_SUCCESS) {
+    release_device_handle(*rt);
+    return s;
+  }
+  // After the agreement, so every PE reaches this collective: the handle's strict flag (PORTSHMEM_RELAXED).
+  if (auto s = choose_lowering(*rt); s != PORTSHMEM_SUCCESS) {
     release_device_handle(*rt);
     return s;
   }

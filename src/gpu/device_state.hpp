@@ -6,7 +6,8 @@
 
 namespace portshmem::detail {
 
-/// Fills rt.ctx: copies the peer and placement tables to device memory and allocates the error record.
+/// Fills rt.ctx: copies the peer and placement tables to device memory and allocates the error record. The strict
+/// flag is set afterwards by choose_lowering (gpu/lowering_choice.hpp), once every PE has its handle.
 portshmem_status_t build_device_handle(runtime& rt);
 
 /// Frees what build_device_handle allocated (safe after a partial build).

@@ -8,10 +8,12 @@ asserts what the memory model promises of that code; and renders what it found a
 "Static cost of the memory-model qualifiers" of docs/performance.md.
 
     api_lowering.py --repo ROOT --target gfx90a=FILE --target gfx942=FILE --target sm_90=FILE [--write | --check DIR]
-                    [--show KERNEL]
+                    [--include DIR] [--show KERNEL]
 
 --write  writes the docs (only when all three targets are given); --check DIR writes them into DIR and fails when the
-         repository's copies differ. Exit status: 0 ok, 1 a failed assertion or stale docs.
+         repository's copies differ; neither: the assertions only. --include: the headers the probes were compiled
+         against (default ROOT/include; it decides which optional probe groups must exist). Exit status: 0 ok, 1 a
+         failed assertion or stale docs.
 """
 import argparse
 import difflib
@@ -26,33 +28,50 @@ GEN_CMD = "tests/isa/check_api.sh . --write"
 
 # ---- the probes ------------------------------------------------------------------------------------------------------
 # Kernel names are <call>__<qualifier>_<qualifier>...; each list below is what api_probe.cpp must define (the optional
-# groups once their header exists). The order here is the order of the rows in the docs.
+# groups once their header exists). The order here is the order of the rows in the docs. Besides the mm:: qualifier
+# words (and set/add, default), a name may carry context words (CONTEXT) that say what the probe around the call is.
 SCOPES3 = ["device", "node", "system"]
 ORDERING_Q = ["default"] + [f"{c}_{s}" for c in ("all", "comm") for s in SCOPES3]
-PUT_Q = ["default", "bypass_device", "bypass_system", "keep_device", "keep_system"]
+PUT_Q = ["default", "bypass", "keep"]
 WAIT_Q = ["default"] + [f"{a}_{s}" for a in ("acquire", "comm", "relaxed") for s in ("device", "system")]
+CONTEXT = {
+    "char": "on a `char`",
+    "short": "on a `short`",
+    "stack": "local buffer on the stack",
+    "shared": "local buffer in `__shared__` memory",
+    "relay": "source just awaited by `wait_until(comm)` (a relay)",
+}
+# The strict fallback, kept (strict__<q>): the call and qualifiers under test, and the probe of the default
+# (all / acquire / system) lowering whose ordering its strict branch must hold.
+STRICT = {
+    "fence_comm_system": ("fence", "comm, system", "fence__all_system"),
+    "fence_comm_device": ("fence", "comm, device", "fence__all_system"),
+    "quiet_comm_device": ("quiet", "comm, device", "quiet__all_system"),
+    "wait_comm": ("wait_until", "comm", "wait_until__acquire_system"),
+    "wait_relaxed_device": ("wait_until", "relaxed, device", "wait_until__acquire_system"),
+    "put_signal_comm": ("put_signal", "comm, set", "put_signal__weak_all_set"),
+}
 
 CORE = (
     [("fence", q) for q in ORDERING_Q]
     + [("quiet", q) for q in ORDERING_Q]
     + [("pe_quiet", "comm_system"), ("pe_quiet", "all_system")]
-    + [(c, q) for c in ("put", "putmem_block") for q in PUT_Q]
-    + [("putmem_nbi_block", q) for q in ("default", "bypass_system", "keep_system")]
-    + [("get", "bypass_system"), ("get", "keep_system")]
+    + [(c, q) for c in ("put", "putmem_block", "putmem_nbi_block") for q in PUT_Q]
+    + [("get", "bypass"), ("get", "keep")]
+    + [("put", "stack"), ("put", "shared"), ("get", "stack"), ("putmem", "relay")]
     + [("publish", q) for q in ("bypass_comm", "keep_comm", "bypass_all", "keep_all")]
     + [("putmem_block_quiet", "comm_system"), ("putmem_block_quiet", "all_system")]
-    + [("wait_until", q) for q in WAIT_Q]
-    + [("test", q) for q in ("acquire_system", "comm_system", "relaxed_system")]
+    + [("wait_until", q) for q in WAIT_Q + ["char", "short_comm_device"]]
+    + [("test", q) for q in ("acquire_system", "comm_system", "relaxed_system", "char", "short_comm_device")]
     + [("barrier_all_block", q) for q in ("default", "all_system", "comm_system", "comm_device")]
     + [("sync_all_block", q) for q in ("default", "device")]
-    + [("p", q) for q in ["default"] + SCOPES3]
-    + [("g", q) for q in ["default"] + SCOPES3]
+    + [(c, q) for c in ("p", "g") for q in ("default", "char", "short")]
     + [("error_path", "put")]
+    + [("strict", q) for q in STRICT if q != "put_signal_comm"]
 )
 OPTIONAL = {
-    "amo.hpp": [(c, q) for c in ("atomic_fetch_add", "atomic_compare_swap", "atomic_set")
-                for q in ["default"] + SCOPES3]
-    + [("atomic_add", "system"), ("atomic_fetch", "system")],
+    "amo.hpp": [(c, "default") for c in ("atomic_fetch_add", "atomic_compare_swap", "atomic_set", "atomic_add",
+                                         "atomic_fetch")],
     "signal.hpp": [("put_signal", f"{w}_{c}_{o}") for o in ("set", "add") for w in ("weak", "strong")
                    for c in ("all", "comm")]
     + [("put_signal", "default_set"), ("put_signal", "weak_comm_set_device"), ("put_signal", "weak_all_set_keep"),
@@ -60,7 +79,8 @@ OPTIONAL = {
        ("put_signal_block", "weak_comm_set"), ("put_signal_block", "weak_all_set")]
     + [("signal_op", q) for q in ("all_set", "all_add", "comm_set", "comm_add", "comm_add_device")]
     + [("signal_wait_until", q) for q in ("default", "acquire_device", "acquire_system", "comm_system",
-                                          "relaxed_system")],
+                                          "relaxed_system")]
+    + [("strict", "put_signal_comm")],
     "wait_vector.hpp": [("wait_until_all", q) for q in ("acquire_system", "comm_system", "relaxed_system")]
     + [("wait_until_any", "acquire_device"), ("wait_until_any", "comm_system"), ("test_any", "acquire_system"),
        ("test_any", "relaxed_system"), ("wait_until_some", "comm_system")],
@@ -70,28 +90,40 @@ OPTIONAL = {
 GROUPS = [
     ("Fence, quiet", ("fence", "quiet", "pe_quiet"),
      "Context: a 16-byte bypass put before, a flag `p` after; the cell is the call's own code."),
-    ("Puts and gets", ("put", "putmem_block", "putmem_nbi_block", "get"),
-     "`data` gives the cache bits of the data accesses (a copy loop); after it, what the call ends with."),
+    ("Puts and gets", ("put", "putmem", "putmem_block", "putmem_nbi_block", "get"),
+     "`data` gives the data accesses with their cache bits (a copy loop: the loads of the source, then the stores); "
+     "after it, what the call ends with. No scope qualifier: the data is written (and a get's remote data read) "
+     "coherently at system scope. The local buffer of a put or get is global memory (a kernel argument) unless the "
+     "row says otherwise."),
     ("Publish patterns", ("publish", "putmem_block_quiet"),
      "`publish` is `put(path); fence(coverage); p(flag)`; `putmem_block_quiet` is `putmem_block; quiet` (the flag `p` "
      "after it is outside the counted code). After `data`: what orders the data before the flag."),
     ("Waits", ("wait_until", "test", "signal_wait_until", "wait_until_all", "wait_until_any", "wait_until_some",
                "test_any"),
-     "The poll, then what the acquire strength adds; a `g` (a comm read) follows outside the counted code."),
+     "The poll, then what the acquire strength adds; a `g` (a comm read) follows outside the counted code. The poll "
+     "is one atomic load of the variable's size, coherent at system scope whatever the scope qualifier."),
     ("Barriers", ("barrier_all_block", "sync_all_block"),
      "One dissemination round is shown (the round loop is one copy of the code)."),
     ("Single-element RMA and AMOs", ("p", "g", "atomic_fetch_add", "atomic_compare_swap", "atomic_set", "atomic_add",
-                                     "atomic_fetch"), ""),
+                                     "atomic_fetch"),
+     "No qualifier: one atomic access of the element's size, coherent at system scope, that orders nothing."),
     ("Signals", ("put_signal", "put_signal_nbi", "put_signal_block", "signal_op"),
      "After `data`: what orders the data before the signal, and the signal update."),
     ("The cold error path", ("error_path",),
      "Every other probe clears `ctx::error`, so a bad call's recording (`record_error`, which ends in "
      "`fence<release, system>`) folds away; this put keeps it, to show what that branch (never taken by a correct "
      "call) holds."),
+    ("The strict fallback", ("strict",),
+     "Every other probe clears `ctx::strict`, so the tables above show the relaxed lowering; these calls keep it. "
+     "A call whose qualifiers are not the defaults branches (once, uniformly) on `ctx.strict`: the relaxed lowering, "
+     "or the default one's ordering (coverage all, acquire, system scope), taken in a strict run "
+     "(`PORTSHMEM_RELAXED=off`, or a premise of the relaxed lowering not established at init). The cell holds both "
+     "branches; the checker asserts that the strict one holds what the default lowering (the `reference` probe in "
+     "tests/isa/api_lowering.py) holds."),
 ]
-DATA_FAMILIES = {"put", "putmem_block", "putmem_nbi_block", "get", "publish", "putmem_block_quiet", "put_signal",
-                 "put_signal_nbi", "put_signal_block", "error_path"}
-SOURCE_READING_FAMILIES = DATA_FAMILIES - {"get"}  # every load of these reads the caller's local source
+DATA_FAMILIES = {"put", "putmem", "putmem_block", "putmem_nbi_block", "get", "publish", "putmem_block_quiet",
+                 "put_signal", "put_signal_nbi", "put_signal_block", "error_path"}
+SOURCE_READING_FAMILIES = DATA_FAMILIES - {"get"}  # every data load of these reads the caller's local source
 FLAG_FAMILIES = {"publish", "put_signal", "put_signal_nbi", "put_signal_block"}  # the last store is a flag / signal
 WAIT_FAMILIES = {"wait_until", "test", "signal_wait_until", "wait_until_all", "wait_until_any", "wait_until_some",
                  "test_any"}
@@ -103,8 +135,7 @@ DEFAULTS = [("fence__default", "fence__all_system"), ("quiet__default", "quiet__
             ("signal_wait_until__default", "signal_wait_until__acquire_system"),
             ("barrier_all_block__default", "barrier_all_block__all_system"),
             ("put_signal__default_set", "put_signal__weak_all_set")] + \
-    [(f"{c}__default", f"{c}__system") for c in ("p", "g", "atomic_fetch_add", "atomic_compare_swap", "atomic_set")] + \
-    [(f"{c}__default", f"{c}__bypass_system") for c in ("put", "putmem_block", "putmem_nbi_block")]
+    [(f"{c}__default", f"{c}__bypass") for c in ("put", "putmem_block", "putmem_nbi_block")]
 
 
 def split_name(name):
@@ -122,8 +153,9 @@ def scope_of(q):
     return "device" if "device" in w else "system"
 
 
-def has_scope(call):
-    return call not in ("error_path",)
+def family_of(call, q):
+    """The call whose code the probe holds (a strict__ probe holds the call it names)."""
+    return STRICT[q][0] if call == "strict" and q in STRICT else call
 
 
 # ---- parsing ---------------------------------------------------------------------------------------------------------
@@ -264,6 +296,7 @@ class Flow:
 # ---- instruction classes ---------------------------------------------------------------------------------------------
 AMD_MEM = re.compile(r"^(global|flat|buffer|scratch)_(load|store|atomic)_(\w+)")
 AMD_BITS = ("sc0", "sc1", "nt", "glc", "slc")
+AMD_PRIVATE = ("scratch", "buffer")  # the library uses no buffer resources: a buffer_ access is MUBUF scratch
 
 
 def amd_mem(ins):
@@ -275,6 +308,22 @@ def amd_mem(ins):
     toks = ins.split()[1:]
     bits = " ".join(t for t in AMD_BITS if t in toks)
     return kind, m.group(3), bits
+
+
+def amd_access(ins):
+    """(kind, segment, opcode, bits) of any memory access: vector memory (segment global, flat, scratch, buffer), LDS
+    (ds) or a scalar load (smem); None otherwise."""
+    op = ins.split()[0]
+    m = amd_mem(ins)
+    if m:
+        return m[0], op.split("_")[0], op, m[2]
+    if op.startswith("s_load_") or op.startswith("s_buffer_load_"):
+        return "ld", "smem", op, " ".join(t for t in AMD_BITS if t in ins.split()[1:])
+    if op.startswith("ds_") and not op.startswith(("ds_swizzle", "ds_permute", "ds_bpermute", "ds_nop")):
+        kind = "ld" if op.startswith(("ds_read", "ds_load")) else "st" if op.startswith(("ds_write", "ds_store")) \
+            else "rmw"
+        return kind, "ds", op, ""
+    return None
 
 
 def amd_is_wait(ins):
@@ -302,10 +351,17 @@ def amd_token(ins):
         return "s_waitcnt vmcnt(0)"
     if ins.startswith("s_barrier"):
         return "s_barrier"
-    m = amd_mem(ins)
-    if m:
-        kind, op, bits = m
-        name = {"st": "store", "ld": "load"}.get(kind, "atomic_" + op)
+    a = amd_access(ins)
+    if a:
+        kind, seg, op, bits = a
+        if seg in AMD_PRIVATE:
+            name = "scratch_" + {"st": "store", "ld": "load"}.get(kind, "atomic")
+        elif seg == "ds":
+            name = {"st": "ds_write", "ld": "ds_read"}.get(kind, "ds_atomic")
+        elif seg == "smem":
+            name = "s_load"
+        else:
+            name = {"st": "store", "ld": "load"}.get(kind, "atomic_" + op.split("_", 2)[2])
         return (name + " " + bits).strip()
     return None
 
@@ -319,18 +375,26 @@ def ptx_strip(ins):
 
 
 def ptx_mem(ins):
-    """(kind, normalized op without types, sem, scope, cache) or None."""
+    """(kind, normalized op without types, sem, scope, cache, space) or None (param space: the kernel's arguments).
+    space: global, local, shared or generic."""
     s = ptx_strip(ins)
     m = PTX_MEM.match(s)
-    if not m or s.startswith(("ld.param", "st.param", "ld.local", "st.local", "ld.shared", "st.shared")):
+    if not m or s.startswith(("ld.param", "st.param")):
         return None
     parts = m.group(2).split(".")
     keep = [p for p in parts if not re.match(r"^(b|u|s|f)(8|16|32|64|128)$|^v[248]$", p)]
     sem = next((p for p in keep if p in PTX_SEMS), "")
     scope = next((p for p in keep if p in ("cta", "gpu", "sys", "cluster")), "")
     cache = next((p for p in keep if p in ("cs", "cg", "ca", "lu", "cv", "wb", "wt")), "")
+    space = next((p for p in keep if p in ("global", "local", "shared")), "generic")
     kind = {"ld": "ld", "st": "st"}.get(m.group(1), "rmw")
-    return kind, ".".join([m.group(1)] + keep), sem, scope, cache
+    return kind, ".".join([m.group(1)] + keep), sem, scope, cache, space
+
+
+def ptx_width(ins):
+    """Bits per element of a PTX access (8 for .b8/.u8/.s8, ...)."""
+    m = re.search(r"\.(?:b|u|s|f)(8|16|32|64|128)\b", ptx_strip(ins).split()[0])
+    return int(m.group(1)) if m else None
 
 
 def ptx_fence(ins):
@@ -351,15 +415,245 @@ def ptx_token(ins):
     return None
 
 
+# ---- registers: what a loaded value is used for ------------------------------------------------------------------
+# A load the docs leave out must be identified positively as a table lookup: its value (and what is computed from it)
+# is used only to form addresses of later accesses, or compared (a null or alignment test) — the peer heap bases of
+# ctx.peer_heaps. A scalar load on AMD through an entry SGPR pair that nothing has written yet reads the kernel's
+# arguments (like ld.param in PTX). Everything else is data, shown with its bits.
+class Roles:
+    __slots__ = ("defs", "addr", "data", "uses", "compare", "mem")
+
+    def __init__(self, defs=(), addr=(), data=(), uses=(), compare=False, mem=False):
+        self.defs, self.addr, self.data, self.uses = set(defs), set(addr), set(data), set(uses)
+        self.compare, self.mem = compare, mem
+
+
+NO_ROLES = Roles()
+
+
+def _amd_regs(tok):
+    tok = tok.strip().lstrip("-|").rstrip("|")
+    m = re.match(r"^(s|v|a)\[(\d+):(\d+)\]$", tok)
+    if m:
+        return {f"{m.group(1)}{i}" for i in range(int(m.group(2)), int(m.group(3)) + 1)}
+    if re.match(r"^(s|v|a)\d+$", tok) or re.match(r"^(vcc|exec|flat_scratch)_(lo|hi)$", tok) or tok == "m0":
+        return {tok}
+    if tok in ("vcc", "exec", "flat_scratch"):
+        return {tok + "_lo", tok + "_hi"}
+    return set()
+
+
+def amd_roles(ins):
+    op, _, rest = ins.partition(" ")
+    parts = [p.strip() for p in rest.split(", ")] if rest.strip() else []
+    R = [_amd_regs(p.split()[0]) if p else set() for p in parts]
+    n = len(R)
+
+    def union(idx):
+        out = set()
+        for i in idx:
+            if i < n:
+                out |= R[i]
+        return out
+    if op.startswith(("s_waitcnt", "s_cbranch", "s_branch", "s_endpgm", "s_barrier", "buffer_wbl2", "buffer_inv",
+                      "buffer_wbinvl1", "s_nop", "s_sleep", "s_setprio", "s_trap", "s_sethalt", "s_dcache",
+                      "s_icache")):
+        return NO_ROLES
+    if op.startswith(("v_cmp", "s_cmp", "s_bitcmp")):
+        return Roles(uses=union(range(n)), compare=True)
+    a = amd_access(ins)
+    if a:
+        kind, seg, _, _ = a
+        if kind == "ld":
+            return Roles(defs=union([0]), addr=union(range(1, n)), mem=True)
+        if seg == "ds":
+            if kind == "st":
+                return Roles(addr=union([0]), data=union(range(1, n)), mem=True)
+            ret = "_rtn_" in op
+            return Roles(defs=union([0]) if ret else (), addr=union([1 if ret else 0]),
+                         data=union(range(2 if ret else 1, n)), mem=True)
+        if kind == "st":
+            if seg == "buffer":
+                return Roles(data=union([0]), addr=union(range(1, n)), mem=True)
+            if seg == "flat":
+                return Roles(addr=union([0]), data=union(range(1, n)), mem=True)
+            return Roles(addr=union([0, 2]), data=union([1]), mem=True)
+        ret = n == (3 if seg == "flat" else 4)  # an atomic that returns the old value has a destination first
+        o = 1 if ret else 0
+        if seg == "flat":
+            return Roles(defs=union([0]) if ret else (), addr=union([o]), data=union(range(o + 1, n)), mem=True)
+        return Roles(defs=union([0]) if ret else (), addr=union([o, o + 2]), data=union([o + 1]), mem=True)
+    ndefs = 2 if "_co_" in op or op.startswith(("v_mad_u64", "v_mad_i64", "v_div_scale")) else 1
+    defs = union(range(ndefs))
+    if op.startswith("s_and_saveexec") or op.startswith("s_or_saveexec") or op.startswith("s_andn2_saveexec"):
+        defs |= {"exec_lo", "exec_hi"}
+    return Roles(defs=defs, uses=union(range(ndefs, n)))
+
+
+def _ptx_split(rest):
+    out, depth, cur = [], 0, ""
+    for ch in rest:
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _ptx_regs(tok):
+    return set(re.findall(r"%[A-Za-z_]+\d*", tok))
+
+
+def ptx_roles(ins):
+    s = ptx_strip(ins)
+    op, _, rest = s.partition(" ")
+    ops = _ptx_split(rest)
+    R = [_ptx_regs(o) for o in ops]
+    n = len(R)
+
+    def union(idx):
+        out = set()
+        for i in idx:
+            if i < n:
+                out |= R[i]
+        return out
+    if op.startswith(("bra", "ret", "exit", "bar", "fence", "membar", "trap", "nanosleep", "barrier")):
+        return NO_ROLES
+    if op.startswith(("setp", "isspacep")):
+        return Roles(uses=union(range(1, n)), compare=True)
+    if op.startswith("ld."):
+        return Roles(defs=union([0]), addr=union(range(1, n)), mem=True)
+    if op.startswith("st."):
+        return Roles(addr=union([0]), data=union(range(1, n)), mem=True)
+    if op.startswith("atom."):
+        return Roles(defs=union([0]), addr=union([1]), data=union(range(2, n)), mem=True)
+    if op.startswith("red."):
+        return Roles(addr=union([0]), data=union(range(1, n)), mem=True)
+    return Roles(defs=union([0]), uses=union(range(1, n)))
+
+
+class Dataflow:
+    """Register roles of every instruction of a kernel, over its control flow (Flow)."""
+
+    def __init__(self, flow):
+        self.flow = flow
+        roles = amd_roles if flow.amd else ptx_roles
+        self.roles = [roles(v) if k == "ins" else None for k, v in flow.items]
+        self._entry = None
+
+    def address_only(self, start):
+        """Whether the value loaded by items[start] is used only to form addresses (at least once, on some path) and in
+        comparisons, through any chain of register arithmetic: never stored, never an atomic's operand."""
+        r0 = self.roles[start]
+        if r0 is None or not r0.defs:
+            return False
+        succ, roles, n = self.flow.succ, self.roles, len(self.roles)
+        seen = {}
+        work = [(j, frozenset(r0.defs)) for j in succ[start]]
+        used = False  # as an address at least once
+        while work:
+            j, t = work.pop()
+            if j >= n:
+                continue
+            old = seen.get(j)
+            if old is not None and t <= old:
+                continue
+            t = t | old if old is not None else t
+            seen[j] = t
+            r = roles[j]
+            if r is None:
+                out = t
+            else:
+                if r.data & t:
+                    return False
+                used = used or bool(r.addr & t)
+                if r.compare or r.mem:  # an address or a comparison: the value goes no further
+                    out = t - r.defs
+                elif r.uses & t:
+                    out = t | r.defs
+                else:
+                    out = t - r.defs
+            if not t and not out:
+                continue
+            for k in succ[j]:
+                work.append((k, frozenset(out)))
+        return used
+
+    def entry_derived(self, i, regs):
+        """Whether regs, at items[i], hold on every path values computed only from the kernel's entry registers (the
+        argument segment's address, ...) and constants: no load feeds them."""
+        preds, roles = self.flow.pred, self.roles
+        seen = set()
+        stack = [(j, frozenset(regs)) for j in preds[i]]
+        while stack:
+            j, want = stack.pop()
+            if not want or (j, want) in seen:
+                continue
+            seen.add((j, want))
+            r = roles[j]
+            if r is not None and r.defs & want:
+                if r.mem:
+                    return False
+                want = (want - r.defs) | r.uses
+            stack.extend((k, want) for k in preds[j])
+        return True
+
+
 # ---- what a probe's code shows -------------------------------------------------------------------------------------
+class Access:
+    """One memory access of a probe's region. AMD: bits are the cache bits, seg the segment (global, flat, scratch,
+    buffer = MUBUF scratch, ds = LDS, smem = scalar load). sm_90: sem, scope, cache and space (global, local, shared,
+    generic) of the PTX access."""
+    __slots__ = ("i", "kind", "bits", "seg", "op", "sem", "scope", "cache", "token", "text")
+
+    def __init__(self, i, text, amd):
+        self.i, self.text = i, text
+        if amd:
+            self.kind, self.seg, self.op, self.bits = amd_access(text)
+            self.sem = self.scope = self.cache = ""
+            self.token = amd_token(text)
+        else:
+            m = ptx_mem(text)
+            self.kind, self.op, self.sem, self.scope, self.cache, self.seg = m
+            self.bits = ""
+            self.token = m[1]
+
+    def private(self):
+        return self.seg in AMD_PRIVATE or self.seg == "local"
+
+    def lds(self):
+        return self.seg in ("ds", "shared")
+
+    def width(self):
+        """Bytes moved by one element of the access (AMD: the opcode's unit; PTX: the type)."""
+        if self.seg in ("global", "flat", "scratch", "buffer", "ds"):
+            unit = self.op.rsplit("_", 1)[1]
+            return {"byte": 1, "ubyte": 1, "sbyte": 1, "u8": 1, "i8": 1, "short": 2, "ushort": 2, "sshort": 2,
+                    "u16": 2, "i16": 2, "b8": 1, "b16": 2, "dword": 4, "b32": 4, "dwordx2": 8, "b64": 8, "x2": 8, "dwordx3": 12,
+                    "dwordx4": 16, "b128": 16}.get(unit, 4)
+        if self.seg == "smem":
+            return 4
+        w = ptx_width(self.text)
+        return (w or 32) // 8
+
+
 class Probe:
     """The facts of one kernel's region on one target."""
 
     def __init__(self, target, name, items):
         self.target, self.name = target, name
         self.call, self.q = split_name(name)
+        self.family = family_of(self.call, self.q)
         self.amd = target in AMD
         self.flow = Flow(items, self.amd)
+        self.dataflow = Dataflow(self.flow)
         self.order = self.flow.region()
         self.inside = set(self.order)
         self.has_region = any(k == "mark" and v == "begin" for k, v in items)
@@ -368,30 +662,37 @@ class Probe:
         self.all_ins = [v for k, v in items if k == "ins"]
         tok = amd_token if self.amd else ptx_token
         self.tokens = [(i, tok(s), s) for i, s in ins if tok(s)]
-        # memory accesses: (index, kind, bits-or-cache, token)
-        self.mem = []
+        # Memory accesses, without the kernel-argument reads and the table lookups (positively identified, above).
+        self.mem, self.lookups, self.argreads = [], set(), set()
         for i, s in ins:
-            if self.amd:
-                m = amd_mem(s)
-                if m:
-                    self.mem.append((i, m[0], m[2], amd_token(s)))
-            else:
-                m = ptx_mem(s)
-                if m:
-                    self.mem.append((i, m[0], m, m[1]))
-        self.flag = None
-        if self.call in FLAG_FAMILIES:
-            writes = [x for x in self.mem if x[1] in ("st", "rmw")]
-            if writes:
-                self.flag = writes[-1]  # the last write in reverse postorder: after all the data
+            if (amd_access(s) if self.amd else ptx_mem(s)) is None:
+                continue
+            a = Access(i, s, self.amd)
+            if a.seg == "smem" and self.dataflow.entry_derived(i, self.dataflow.roles[i].addr):
+                self.argreads.add(i)
+                continue
+            if a.kind == "ld" and not a.bits and not a.sem and not a.private() and not a.lds() and \
+                    self.dataflow.address_only(i):
+                self.lookups.add(i)
+                continue
+            self.mem.append(a)
+        # The flag / signal writes: the writes no other write follows on any path (one per branch of a strict probe).
+        self.flags = []
+        if self.family in FLAG_FAMILIES:
+            def is_write(s):
+                a = amd_access(s) if self.amd else ptx_mem(s)
+                return a is not None and a[0] in ("st", "rmw") and (a[1] if self.amd else a[5]) not in \
+                    ("scratch", "buffer", "ds", "local", "shared")
+            self.flags = [a for a in self.mem if a.kind in ("st", "rmw") and not a.private() and not a.lds()
+                          and not self.flow.reaches_without(a.i, lambda s: False, is_write, within=self.inside)]
+        self.flag = self.flags[-1] if self.flags else None
         self.error_branch = self._error_branch() if self.call == "error_path" else []
         cold = {i for i, _ in self.error_branch}
-        self.data = [x for x in self.mem if x is not self.flag and self.call in DATA_FAMILIES
-                     and not self._plain_load(x) and x[0] not in cold]
+        self.data = [a for a in self.mem if a not in self.flags and self.family in DATA_FAMILIES and a.i not in cold]
 
     def _error_branch(self):
         """The error record's code (record_error): from its fetch_add on the error count to its release fence."""
-        toks = [(i, t) for i, t, _ in self.tokens]
+        toks = [(i, t) for i, t, _ in self.tokens if i not in self.lookups and i not in self.argreads]
         a = next((n for n, (_, t) in enumerate(toks) if t.startswith(("atomic_", "atom."))), None)
         if a is None:
             return []
@@ -403,39 +704,36 @@ class Probe:
             b += 1
         return toks[a:b + 1]
 
-    def _plain_load(self, m):
-        if m[1] != "ld":
-            return False
-        return (m[2] == "") if self.amd else (m[2][2] == "" and m[2][4] == "")
-
-    # The sequence the docs show: tokens in reverse postorder, without plain loads (the library's table lookups: peer
-    # heap bases) and the waits that only wait for them; for a data call, only what follows the last data access.
+    # The sequence the docs show: tokens in reverse postorder, without the kernel-argument reads and table lookups and
+    # the waits that wait only for lookups; for a data call, only what follows the last data access.
     def sequence(self):
         if self.error_branch:
             return collapse([t for _, t in self.error_branch])
         pos = {i: n for n, i in enumerate(self.order)}
-        start = max((pos[x[0]] for x in self.data), default=-1)
-        out, after_plain_load = [], False
+        start = max((pos[a.i] for a in self.data), default=-1)
+        hidden = self.lookups | self.argreads
+        out, pending_hidden, pending_shown = [], False, False
         for i, t, s in self.tokens:
-            if pos[i] <= start:
+            if i in hidden:
+                pending_hidden = pending_hidden or amd_mem(s) is not None
                 continue
-            m = amd_mem(s) if self.amd else ptx_mem(s)
-            if m and m[0] == "ld" and self._plain_load((i, m[0], m[2] if self.amd else m, t)):
-                after_plain_load = True
-                continue
-            if self.amd and t == "s_waitcnt vmcnt(0)" and after_plain_load:
-                after_plain_load = False
-                continue
-            after_plain_load = False
-            out.append(t)
+            if self.amd and t == "s_waitcnt vmcnt(0)":
+                only_lookups = pending_hidden and not pending_shown
+                pending_hidden = pending_shown = False
+                if only_lookups:
+                    continue
+            elif self.amd and amd_mem(s):
+                pending_shown = True
+            if pos[i] > start:
+                out.append(t)
         return collapse(out)
 
     def data_summary(self):
         if not self.data:
             return ""
         kinds = {}
-        for _, kind, _, tok in self.data:
-            kinds.setdefault(kind, set()).add(tok)
+        for a in self.data:
+            kinds.setdefault(a.kind, set()).add(a.token)
         parts = []
         for k in ("ld", "st", "rmw"):
             if k in kinds:
@@ -457,7 +755,25 @@ class Probe:
 
     def ordered_ops(self):
         """PTX accesses with a release/acquire semantics (they carry their own fence)."""
-        return [m[1] for _, k, m, _ in self.mem if not self.amd and m[2] in ("acquire", "release", "acq_rel")]
+        return [a.op for a in self.mem if not self.amd and a.sem in ("acquire", "release", "acq_rel")]
+
+    def path_avoiding(self, bad):
+        """Whether some path from the region's begin marker reaches its end marker without an instruction bad(s)."""
+        items, succ = self.flow.items, self.flow.succ
+        stack = [i for i, (k, v) in enumerate(items) if k == "mark" and v == "begin"]
+        seen = set()
+        while stack:
+            j = stack.pop()
+            if j in seen or j >= len(items):
+                continue
+            seen.add(j)
+            k, v = items[j]
+            if k == "mark" and v == "end":
+                return True
+            if k == "ins" and bad(v):
+                continue
+            stack.extend(succ[j])
+        return False
 
 
 def collapse(tokens):
@@ -478,6 +794,17 @@ def collapse(tokens):
 
 
 # ---- the assertions ------------------------------------------------------------------------------------------------
+# What "coherent at system scope" is per target (every access the library makes to symmetric memory, and a put's
+# global source): gfx942 sc0 sc1 on loads and stores (sc1 on atomics); gfx90a glc on loads (a system-scope relaxed
+# atomic store is a plain store: the fine-grained heap's page type makes it coherent); sm_90 .relaxed.sys (or
+# stronger). One coherent access moves at most 8 bytes on AMD (16 bytes = two 8-byte atomics).
+COHERENT_LD = {"gfx942": "sc0 sc1", "gfx90a": "glc"}
+COHERENT_ST = {"gfx942": "sc0 sc1", "gfx90a": ""}
+AGENT_INV = {"gfx942": ["buffer_inv sc1"], "gfx90a": ["buffer_wbinvl1_vol"]}
+SYSTEM_INV = {"gfx942": ["buffer_inv sc0 sc1"], "gfx90a": ["buffer_invl2", "buffer_wbinvl1_vol"]}
+SUBWORD = {"char": 1, "short": 2}
+
+
 class Checker:
     def __init__(self):
         self.failures, self.notes = [], []
@@ -490,19 +817,26 @@ class Checker:
             self.fail(p, why)
 
     def check(self, p):
-        t, call, q, w = p.target, p.call, p.q, quals(p.q)
+        call, q, w = p.call, p.q, quals(p.q)
         if not p.has_region:
             self.fail(p, "no @@region begin marker in the output (the probe or the splitter is broken)")
             return
         if p.amd and any(s.startswith(("s_swappc", "s_setpc")) for s in p.all_ins):
             self.fail(p, "calls a function (device libraries are not linked for AMD)")
         self.check_scope(p)
+        self.check_bits(p)
         if p.amd:
-            self.check_wbl2_completes(p)
-        fam = call
+            self.check_amd_waits(p)
+        fam = p.family
+        if call == "strict":  # the relaxed and the strict branch together: see check_strict (main)
+            if fam in DATA_FAMILIES:
+                self.check_data_path(p)
+                self.check_flag_ordered(p)
+                self.check_signal_update(p)
+            return
         if fam in ("fence", "quiet", "pe_quiet"):
             self.check_ordering(p, fam)
-        elif fam in ("put", "putmem_block", "putmem_nbi_block", "get"):
+        elif fam in ("put", "putmem", "putmem_block", "putmem_nbi_block", "get"):
             self.check_data_path(p)
             self.expect(p, not p.wb() and not p.inv() and not p.fences(), "a put/get emits cache maintenance or a "
                         f"fence: {p.wb() + p.inv() + p.fences()}")
@@ -518,7 +852,7 @@ class Checker:
                 self.expect(p, not p.wb() and not p.inv(), f"fence<comm> in the publish pattern emits cache "
                             f"maintenance: {p.wb() + p.inv()}")
                 if "keep" in w and p.amd:
-                    self.notes.append(f"NOTE {t} {p.name}: fence<comm> after keep puts lowers to "
+                    self.notes.append(f"NOTE {p.target} {p.name}: fence<comm> after keep puts lowers to "
                                       f"{'; '.join(p.sequence()) or 'nothing'}: no write-back of the keep data, "
                                       "which only coverage all orders (docs/memory_model.md, data path)")
             else:
@@ -531,7 +865,8 @@ class Checker:
             else:
                 self.check_release_maintenance(p, "system")
                 if p.amd:
-                    self.expect(p, p.inv(), "quiet<all> has no invalidate")
+                    self.expect(p, p.inv() == SYSTEM_INV[p.target], f"quiet<all> invalidates {p.inv()}, expected "
+                                f"{SYSTEM_INV[p.target]}")
             if not p.amd:
                 want = "fence.sc.sys"
                 self.expect(p, p.fences() == [want], f"fences {p.fences()}, expected [{want}]")
@@ -559,56 +894,86 @@ class Checker:
                 self.check_release_maintenance(p, scope_of(q))
             self.check_signal_update(p)
         elif fam == "error_path":
+            self.check_data_path(p)
             if p.amd:
                 self.expect(p, p.wb(), "the error record's release fence is gone (expected a buffer_wbl2 in the "
                             "cold path)")
 
-    # -- every probe: the scope of what it emits --
+    # -- every probe: the scope of what it emits. The scope qualifier narrows only the ordering: on AMD a device-scope
+    # call's cache maintenance is agent-level; on sm_90 it is .sys like everything else (mm::device lowers to the
+    # scope that reaches another process on the same GPU, arch::kPeerDeviceScope, which PTX spells .sys).
     def check_scope(self, p):
-        if not has_scope(p.call):
-            return
         sc = scope_of(p.q)
         if p.amd:
-            if p.target == "gfx942":
-                for _, kind, bits, tok in p.mem:
-                    b = set(bits.split())
-                    if sc == "device":
-                        if kind in ("st", "ld") and {"sc0", "sc1"} <= b or kind == "rmw" and "sc1" in b:
-                            self.fail(p, f"device scope, but '{tok}' has system-scope bits")
-                for s in p.wb() + p.inv():
-                    if sc == "device" and "sc0 sc1" in s:
-                        self.fail(p, f"device scope, but '{s}' is system-scope cache maintenance")
-            else:
-                for s in p.wb() + p.inv():
-                    if sc == "device" and (s.startswith("buffer_wbl2") or s.startswith("buffer_invl2")):
-                        self.fail(p, f"device scope, but '{s}' writes back / invalidates the L2 (gfx90a's single "
-                                  "L2 is already the device's point of coherence)")
+            if sc != "device" or p.call == "strict":
+                return
+            for s in p.wb() + p.inv():
+                if p.target == "gfx942" and "sc0 sc1" in s:
+                    self.fail(p, f"device scope, but '{s}' is system-scope cache maintenance")
+                if p.target == "gfx90a" and (s.startswith("buffer_wbl2") or s.startswith("buffer_invl2")):
+                    self.fail(p, f"device scope, but '{s}' writes back / invalidates the L2 (gfx90a's single L2 is "
+                              "already the device's point of coherence)")
         else:
-            want = "gpu" if sc == "device" else "sys"
             for _, s in p.ins:
                 f = ptx_fence(s)
                 m = ptx_mem(s)
-                if m and m[0] == "ld" and p.call in SOURCE_READING_FAMILIES:
-                    continue  # a put's loads read its local source (device scope); its scope is that of its stores
-                got = None
-                if f:
-                    got = f.split(".")[-1]
-                elif m and m[2]:
-                    got = m[3]
-                if got and got != want:
-                    self.fail(p, f"scope {sc}, but '{ptx_strip(s)}' has scope .{got} (expected .{want})")
+                got = f.split(".")[-1] if f else m[3] if m and m[2] else None
+                if got and got != "sys":
+                    self.fail(p, f"'{ptx_strip(s)}' has scope .{got}: every fence and strong access of the API is "
+                              ".sys on sm_90 (PEs are processes: arch::kPeerDeviceScope)")
 
-    # -- AMD: a write-back must be complete before any later write can become visible --
-    def check_wbl2_completes(self, p):
+    # -- every probe: the bits of every access. A coherent access is at system scope whatever the call's scope; a
+    # nontemporal or streaming hint is never a coherence mechanism; private and LDS memory take plain accesses.
+    def check_bits(self, p):
+        for a in p.mem:
+            if p.amd:
+                b = set(a.bits.split())
+                if a.private():
+                    self.expect(p, not b, f"a private (scratch) access carries cache bits: '{a.text}'")
+                    continue
+                if a.seg in ("ds", "smem"):
+                    continue
+                if b & {"nt", "slc"}:
+                    self.fail(p, f"a nontemporal access: '{a.text}' (bypass data is a relaxed atomic, not a hint)")
+                if p.target == "gfx942":
+                    if a.kind in ("st", "ld") and b and b != {"sc0", "sc1"}:
+                        self.fail(p, f"'{a.text}' is coherent below system scope (every access to symmetric memory "
+                                  "is sc0 sc1, or plain for keep data)")
+                    if a.kind == "rmw" and "sc1" not in b:
+                        self.fail(p, f"atomic '{a.text}' is not at system scope (no sc1)")
+                else:
+                    if a.kind == "st" and b:
+                        self.fail(p, f"gfx90a store '{a.text}' carries cache bits (a system-scope atomic store is a "
+                                  "plain store there)")
+                    if a.kind == "ld" and b - {"glc"}:
+                        self.fail(p, f"gfx90a load '{a.text}': bits other than glc")
+            else:
+                if a.cache == "cs":
+                    self.fail(p, f"a .cs (weak, streaming) access: '{a.text}'")
+                if a.sem and a.seg in ("local", "shared"):
+                    self.fail(p, f"a strong access to {a.seg} memory: '{a.text}'")
+
+    # -- AMD, on every control-flow path of the kernel: after a write-back, a vmcnt(0) wait before any later write or
+    # invalidate; before an invalidate, a vmcnt(0) wait after every earlier access and write-back --
+    def check_amd_waits(self, p):
         items = p.flow.items
         for i, (k, v) in enumerate(items):
-            if k == "ins" and amd_is_wb(v):
-                bad = p.flow.reaches_without(i, amd_is_wait, amd_is_write)
+            if k != "ins":
+                continue
+            if amd_is_wb(v):
+                bad = p.flow.reaches_without(i, amd_is_wait, lambda s: amd_is_write(s) or amd_is_inv(s))
                 if bad:
-                    self.fail(p, f"'{v}' is not followed by s_waitcnt vmcnt(0) before '{bad}': the write can "
-                              "become visible before the L2 write-back completes (LLVM drops the wait after "
-                              "buffer_wbl2 when no other vector-memory access is outstanding; fixed upstream by "
+                    self.fail(p, f"'{v}' is not followed by s_waitcnt vmcnt(0) before '{bad}': the "
+                              f"{'invalidate' if amd_is_inv(bad) else 'write'} can overtake the L2 write-back (LLVM "
+                              "drops the wait after buffer_wbl2 when no other vector-memory access is outstanding, "
+                              "and between buffer_wbl2 and the invalidate of an acq_rel fence; fixed upstream by "
                               "llvm-project PR 178316)")
+            if amd_is_inv(v):
+                bad = p.flow.reaches_without(i, amd_is_wait, lambda s: amd_mem(s) is not None or amd_is_wb(s),
+                                             backward=True)
+                if bad:
+                    self.fail(p, f"no s_waitcnt vmcnt(0) between '{bad}' and the later '{v}': the invalidate can run "
+                              "before the acquiring load (or the write-back) completes")
 
     # -- fence / quiet / pe_quiet --
     def check_ordering(self, p, fam):
@@ -627,67 +992,90 @@ class Checker:
                 if fam == "fence":
                     self.expect(p, not p.inv(), f"fence (a release) invalidates: {p.inv()}")
                 else:
-                    want_inv = {"gfx942": {"system": ["buffer_inv sc0 sc1"], "device": ["buffer_inv sc1"]},
-                                "gfx90a": {"system": ["buffer_invl2", "buffer_wbinvl1_vol"],
-                                           "device": ["buffer_wbinvl1_vol"]}}[p.target][sc]
+                    want_inv = (AGENT_INV if sc == "device" else SYSTEM_INV)[p.target]
                     self.expect(p, p.inv() == want_inv, f"quiet<all, {sc}> invalidates {p.inv()}, expected {want_inv}")
                 if want_wb:
                     self.expect(p, seq.index("s_waitcnt vmcnt(0)") > seq.index(want_wb[0]) if want_wb[0] in seq
                                 and "s_waitcnt vmcnt(0)" in seq else False,
                                 f"the write-back is not waited for: {seq}")
         else:
-            kind = "acq_rel" if fam == "fence" else "sc"
-            want = [f"fence.{kind}.{'gpu' if sc == 'device' else 'sys'}"]
+            want = [f"fence.{'acq_rel' if fam == 'fence' else 'sc'}.sys"]
             self.expect(p, p.fences() == want, f"fences {p.fences()}, expected {want}")
 
-    # -- data path of puts and gets --
+    # -- data path of puts and gets: the remote side coherent at system scope, the local side as its memory allows --
     def check_data_path(self, p):
-        w, sc = quals(p.q), scope_of(p.q)
+        w = quals(p.q)
         keep = "keep" in w
-        stores = [x for x in p.data if x[1] == "st"]
-        loads = [x for x in p.data if x[1] == "ld"]
+        get = p.family == "get"
+        stores = [a for a in p.data if a.kind == "st"]
+        loads = [a for a in p.data if a.kind == "ld"]
         self.expect(p, stores, "no data stores found")
-        if p.amd:
-            if keep:
-                want = ""
-            elif p.target == "gfx942":
-                want = "sc1" if sc == "device" else "sc0 sc1"
+        self.expect(p, loads, "no data loads found (a load the docs leave out must be a table lookup: its value used "
+                    "only as an address)")
+        remote, local = (loads, stores) if get else (stores, loads)
+        where = "stack" if "stack" in w else "shared" if "shared" in w else "global"
+        t = p.target
+        # The remote side: symmetric memory, always coherent (keep: plain stores, the one cached write of the API).
+        for a in remote:
+            if p.amd:
+                want = "" if keep and not get else (COHERENT_LD if get else COHERENT_ST)[t]
+                self.expect(p, a.bits == want and a.seg in ("global", "flat"),
+                            f"remote {'load' if get else 'store'} '{a.text}', expected a {a.kind} with bits "
+                            f"'{want}' ({'keep' if keep and not get else 'coherent at system scope'})")
+                if want or not keep:
+                    self.expect(p, a.width() <= 8, f"'{a.text}' moves {a.width()} bytes: a coherent access is an "
+                                "atomic of at most 8 bytes (16 bytes = two 8-byte atomics)")
             else:
-                want = "glc slc"
-            got = {x[2] for x in stores}
-            self.expect(p, got == {want}, f"data stores carry {sorted(got)}, expected {{'{want}'}} "
-                        f"({'keep' if keep else 'bypass'}, {sc})")
-            if p.call == "get":
-                want_ld = {"gfx942": "sc1" if sc == "device" else "sc0 sc1", "gfx90a": "glc"}[p.target]
-                got_ld = {x[2] for x in loads}
-                self.expect(p, got_ld == {want_ld}, f"get loads carry {sorted(got_ld)}, expected {{'{want_ld}'}}")
-        else:
-            for x in stores:
-                cs = x[2][4] == "cs"
-                self.expect(p, cs != keep, f"data store '{x[3]}' {'has' if cs else 'lacks'} .cs "
-                            f"({'keep' if keep else 'bypass'})")
-            if p.call == "get":
-                self.expect(p, loads and all(x[2][4] == "cs" for x in loads),
-                            f"get loads are not all ld.global.cs: {[x[3] for x in loads]}")
+                if keep and not get:
+                    self.expect(p, not a.sem, f"keep store '{a.text}' is not a weak (cached) store")
+                else:
+                    self.expect(p, a.sem == "relaxed" and a.scope == "sys" and a.seg == "global",
+                                f"remote access '{a.text}' is not ld/st.relaxed.sys.global")
+        # The local side.
+        for a in local:
+            if where == "stack":
+                if p.amd:
+                    self.expect(p, a.private(), f"'{a.text}' touches the stack buffer through a non-private "
+                                "instruction (bypass accesses need global memory)")
+                else:
+                    self.expect(p, a.seg in ("local", "generic") and not a.sem,
+                                f"'{a.text}' touches the stack buffer as {a.seg} memory: a .global access to a local "
+                                "address faults ('operation not supported on global/shared address space')")
+            elif where == "shared":
+                if p.amd:
+                    self.expect(p, a.lds(), f"'{a.text}' reads the __shared__ buffer through a non-LDS instruction")
+                else:
+                    self.expect(p, a.seg in ("shared", "generic") and not a.sem,
+                                f"'{a.text}' reads the __shared__ buffer as {a.seg} memory")
+            elif get:  # stores into a global dest: the data path of the call
+                if p.amd:
+                    want = "" if keep else COHERENT_ST[t]
+                    self.expect(p, a.bits == want and not a.private() and not a.lds(),
+                                f"store into the global dest '{a.text}', expected bits '{want}'")
+                else:
+                    self.expect(p, not a.sem if keep else (a.sem == "relaxed" and a.scope == "sys"),
+                                f"store into the global dest '{a.text}' ({'keep' if keep else 'bypass'})")
+            elif p.amd:  # a put's global source: read coherently (a relay must not forward a stale cached copy)
+                self.expect(p, a.bits == COHERENT_LD[t] and a.seg in ("global", "flat") and a.width() <= 8,
+                            f"source load '{a.text}' is not coherent (bits '{COHERENT_LD[t]}', at most 8 bytes): a "
+                            "put after wait<comm> could forward a stale L1/L2 copy of what a peer wrote (the relay)")
+            # sm_90 global source: plain loads by design (arch::kSourceCache): shown, not constrained
 
     # -- the flag / signal comes after the data: a wait (AMD) or a fence / release (PTX) on every path --
     def check_flag_ordered(self, p):
-        if not p.flag:
+        if not p.flags:
             self.fail(p, "no flag / signal write found")
-            return
-        fi = p.flag[0]
-        if p.amd:
-            bad = p.flow.reaches_without(fi, amd_is_wait, amd_is_write, backward=True, within=p.inside)
-            self.expect(p, not bad, f"no s_waitcnt vmcnt(0) between the data store '{bad}' and the flag / signal "
-                        f"'{p.flag[3]}'")
-        else:
-            sem = p.flag[2][2]
-            if sem not in ("release", "acq_rel"):
+        for flag in p.flags:
+            if p.amd:
+                bad = p.flow.reaches_without(flag.i, amd_is_wait, amd_is_write, backward=True, within=p.inside)
+                self.expect(p, not bad, f"no s_waitcnt vmcnt(0) between the data store '{bad}' and the flag / "
+                            f"signal '{flag.token}'")
+            elif flag.sem not in ("release", "acq_rel"):
                 is_w = lambda s: (ptx_mem(s) or ("",))[0] in ("st", "rmw")
-                bad = p.flow.reaches_without(fi, lambda s: ptx_fence(s) is not None, is_w, backward=True,
+                bad = p.flow.reaches_without(flag.i, lambda s: ptx_fence(s) is not None, is_w, backward=True,
                                              within=p.inside)
                 self.expect(p, not bad, f"neither a fence nor a release orders the data store '{bad}' before the "
-                            f"flag / signal '{p.flag[3]}'")
+                            f"flag / signal '{flag.token}'")
 
     # -- coverage all: a write-back (and its wait) at the scope --
     def check_release_maintenance(self, p, sc):
@@ -697,57 +1085,58 @@ class Checker:
             if want:
                 self.expect(p, want in p.wb(), f"coverage all at {sc} scope without '{want}': {p.wb()}")
         else:
-            want = "gpu" if sc == "device" else "sys"
             rel = p.fences() + [x for x in p.ordered_ops() if ".release." in x or ".acq_rel." in x]
             scopes = {next((c for c in x.split(".") if c in ("cta", "gpu", "sys")), "") for x in rel}
-            self.expect(p, rel and scopes == {want}, f"coverage all: no release at .{want} ({rel})")
+            self.expect(p, rel and scopes == {"sys"}, f"coverage all: no release at .sys ({rel})")
 
     def check_signal_update(self, p):
-        if not p.flag and p.call != "signal_op":
+        if not p.flag and p.family != "signal_op":
             return
-        w, sc = quals(p.q), scope_of(p.q)
-        target = p.flag if p.flag else ([x for x in p.mem if x[1] in ("st", "rmw")] or [None])[-1]
-        if target is None:
+        w = quals(p.q)
+        targets = p.flags or [a for a in p.mem if a.kind in ("st", "rmw")][-1:]
+        if not targets:
             self.fail(p, "no signal update found")
-            return
-        add = "add" in w
-        if p.amd:
-            self.expect(p, target[1] == ("rmw" if add else "st"),
-                        f"signal {'add' if add else 'set'} lowers to '{target[3]}'")
-            if p.target == "gfx942":
-                want = ("" if sc == "device" else "sc1") if add else ("sc1" if sc == "device" else "sc0 sc1")
-                self.expect(p, target[2] == want, f"signal update '{target[3]}' carries '{target[2]}', expected "
-                            f"'{want}'")
-        else:
-            op = target[2][1]
-            want_kind = "atom" if add else "st"
-            self.expect(p, op.startswith(want_kind + ".") and target[2][3] == ("gpu" if sc == "device" else "sys"),
-                        f"signal update '{op}'")
+        for target in targets:
+            self.check_one_signal_update(p, target, "add" in w)
 
-    # -- waits --
+    def check_one_signal_update(self, p, target, add):
+        if p.amd:
+            self.expect(p, target.kind == ("rmw" if add else "st"),
+                        f"signal {'add' if add else 'set'} lowers to '{target.token}'")
+            want = ("sc1" if add else "sc0 sc1") if p.target == "gfx942" else ""
+            self.expect(p, target.bits == want, f"signal update '{target.text}' carries '{target.bits}', expected "
+                        f"'{want}' (system scope, whatever the call's scope)")
+        else:
+            want_kind = "atom" if add else "st"
+            self.expect(p, target.op.startswith(want_kind + ".") and target.scope == "sys",
+                        f"signal update '{target.op}'")
+
+    # -- waits: one coherent atomic load of the variable's size per poll; the acquire at the call's scope --
     def check_wait(self, p):
         w, sc = quals(p.q), scope_of(p.q)
         strength = "relaxed" if "relaxed" in w else "comm" if "comm" in w else "acquire"
-        polls = [x for x in p.mem if x[1] == "ld" and not p._plain_load(x)]
+        polls = [a for a in p.mem if a.kind == "ld"]
+        size = next((SUBWORD[x] for x in w if x in SUBWORD), None)
+        self.expect(p, polls, "no poll found")
+        if size:
+            self.expect(p, all(a.width() == size for a in polls), f"polls of a {size}-byte variable: "
+                        f"{[a.text for a in polls]}")
         self.expect(p, not p.wb(), f"a wait writes back: {p.wb()}")
         if p.amd:
-            want_poll = {"gfx942": "sc1" if sc == "device" else "sc0 sc1", "gfx90a": "glc"}[p.target]
-            self.expect(p, polls and {x[2] for x in polls} == {want_poll},
-                        f"polls carry {sorted({x[2] for x in polls})}, expected {{'{want_poll}'}}")
+            want_poll = COHERENT_LD[p.target]
+            self.expect(p, polls and {a.bits for a in polls} == {want_poll},
+                        f"polls carry {sorted({a.bits for a in polls})}, expected {{'{want_poll}'}}")
             if strength == "acquire":
-                want = {"gfx942": {"system": ["buffer_inv sc0 sc1"], "device": ["buffer_inv sc1"]},
-                        "gfx90a": {"system": ["buffer_invl2", "buffer_wbinvl1_vol"],
-                                   "device": ["buffer_wbinvl1_vol"]}}[p.target][sc]
+                want = (AGENT_INV if sc == "device" else SYSTEM_INV)[p.target]
                 self.expect(p, p.inv() == want, f"wait<acquire, {sc}> invalidates {p.inv()}, expected {want}")
             else:
                 self.expect(p, not p.inv(), f"wait<{strength}> invalidates: {p.inv()}")
         else:
             # sm_90 polls with ld.acquire (a load plus an L1 invalidate) instead of relaxed polls and one
             # fence.acq_rel (MEMBAR + invalidate): arch::kCheapAcquireLoad. A relaxed wait polls relaxed.
-            want_sc = "gpu" if sc == "device" else "sys"
             want_order = "relaxed" if strength == "relaxed" else "acquire"
-            self.expect(p, polls and all(x[2][2] == want_order and x[2][3] == want_sc for x in polls),
-                        f"polls are not ld.{want_order}.{want_sc}: {[x[3] for x in polls]}")
+            self.expect(p, polls and all(a.sem == want_order and a.scope == "sys" for a in polls),
+                        f"polls are not ld.{want_order}.sys: {[a.token for a in polls]}")
             self.expect(p, not p.fences(), f"wait<{strength}> emits fences {p.fences()}, expected none")
 
     # -- barriers --
@@ -760,41 +1149,60 @@ class Checker:
             elif p.call == "barrier_all_block":
                 self.expect(p, p.wb() and p.inv(), f"barrier_all<all> without write-back and invalidate: "
                             f"{p.wb() + p.inv()}")
-            rmw = [x for x in p.mem if x[1] == "rmw"]
+            rmw = [a for a in p.mem if a.kind == "rmw"]
             self.expect(p, rmw, "no arrival atomic")
-            for x in rmw:
-                bad = p.flow.reaches_without(x[0], amd_is_wait, amd_is_write, backward=True, within=p.inside)
-                self.expect(p, not bad, f"no s_waitcnt vmcnt(0) between '{bad}' and the arrival '{x[3]}'")
+            for a in rmw:
+                bad = p.flow.reaches_without(a.i, amd_is_wait, amd_is_write, backward=True, within=p.inside)
+                self.expect(p, not bad, f"no s_waitcnt vmcnt(0) between '{bad}' and the arrival '{a.token}'")
         else:
-            self.expect(p, any(x[2][0] == "rmw" and x[2][2] in ("release", "acq_rel") for x in p.mem),
+            self.expect(p, any(a.kind == "rmw" and a.sem in ("release", "acq_rel") for a in p.mem),
                         "the arrival is not a release atomic")
 
-    # -- p, g, AMOs --
+    # -- p, g, AMOs: one coherent atomic access of the element's size, ordering nothing --
     def check_single(self, p):
-        sc = scope_of(p.q)
+        w = quals(p.q)
         self.expect(p, not p.wb() and not p.inv() and not p.fences() and not p.ordered_ops(),
                     f"a single-element call orders something: {p.wb() + p.inv() + p.fences() + p.ordered_ops()}")
         kind = {"p": "st", "atomic_set": "st", "g": "ld", "atomic_fetch": "ld"}.get(p.call, "rmw")
-        acc = [x for x in p.mem if x[1] == kind and not p._plain_load(x)] if kind == "ld" else \
-            [x for x in p.mem if x[1] == kind]
+        acc = [a for a in p.mem if a.kind == kind]
         if not acc:
             self.fail(p, f"no {kind} access")
             return
+        size = next((SUBWORD[x] for x in w if x in SUBWORD), None)
+        if size:
+            self.expect(p, len(acc) == 1 and acc[0].width() == size and not [a for a in p.mem if a is not acc[0]],
+                        f"a {size}-byte element is not one {size}-byte atomic access: {[a.text for a in p.mem]}")
         if p.amd:
             returns = p.call not in ("atomic_add",)
             if p.target == "gfx942":
-                if kind in ("st", "ld"):
-                    want = "sc1" if sc == "device" else "sc0 sc1"
-                else:
-                    want = " ".join(b for b, on in (("sc0", returns), ("sc1", sc != "device")) if on)
+                want = "sc0 sc1" if kind in ("st", "ld") or returns else "sc1"
             else:
                 want = {"st": "", "ld": "glc", "rmw": "glc" if returns else ""}[kind]
-            got = {x[2] for x in acc}
+            got = {a.bits for a in acc}
             self.expect(p, got == {want}, f"{kind} carries {sorted(got)}, expected {{'{want}'}}")
         else:
-            want_sc = "gpu" if sc == "device" else "sys"
-            self.expect(p, all(x[2][2] == "relaxed" and x[2][3] == want_sc for x in acc),
-                        f"expected relaxed .{want_sc} accesses, got {[x[3] for x in acc]}")
+            self.expect(p, all(a.sem == "relaxed" and a.scope == "sys" for a in acc),
+                        f"expected relaxed .sys accesses, got {[a.token for a in acc]}")
+
+    # -- the strict fallback: its strict branch holds what the default lowering holds, and the relaxed path stays --
+    def check_strict(self, p, ref):
+        if p.amd:
+            for kind, have, want in (("write-back", p.wb(), ref.wb()), ("invalidate", p.inv(), ref.inv())):
+                missing = [x for x in set(want) if have.count(x) < want.count(x)]
+                self.expect(p, not missing, f"the strict branch lacks the {kind} {missing} of the default "
+                            f"lowering ({ref.name}: {want}; here {have})")
+            if ref.wb() or ref.inv():
+                self.expect(p, p.path_avoiding(lambda s: amd_is_wb(s) or amd_is_inv(s)),
+                            "no path without cache maintenance: the relaxed lowering (ctx.strict == 0) is gone")
+        else:
+            fences = p.fences()
+            full = [f for f in fences if re.match(r"^fence\.(acq_rel|sc)\.sys$", f)]
+            for f in ref.fences():
+                self.expect(p, fences.count(f) >= ref.fences().count(f) or (f.startswith("fence.acq_rel") and full),
+                            f"the strict branch lacks '{f}' of the default lowering ({ref.name})")
+            for op in ref.ordered_ops():
+                self.expect(p, op in p.ordered_ops() or full, f"the strict branch has neither '{op}' of the default "
+                            f"lowering ({ref.name}) nor a .sys fence")
 
 
 # ---- rendering -------------------------------------------------------------------------------------------------------
@@ -802,13 +1210,14 @@ HOST = {
     "fence": "`atomic_thread_fence(release)`",
     "quiet": "`atomic_thread_fence(seq_cst)`",
     "pe_quiet": "`atomic_thread_fence(seq_cst)`",
-    "put": "data `atomic_ref::store(relaxed)`",
-    "putmem_block": "data `atomic_ref::store(relaxed)` · group barrier",
-    "putmem_nbi_block": "data `atomic_ref::store(relaxed)` · group barrier",
+    "put": "data `atomic_ref::load/store(relaxed)`",
+    "putmem": "data `atomic_ref::load/store(relaxed)`",
+    "putmem_block": "data `atomic_ref::load/store(relaxed)` · group barrier",
+    "putmem_nbi_block": "data `atomic_ref::load/store(relaxed)` · group barrier",
     "get": "data `atomic_ref::load/store(relaxed)`",
     "publish": "data `store(relaxed)` · `atomic_thread_fence(release)` · `store(relaxed)`",
     "putmem_block_quiet": "data `store(relaxed)` · group barrier · `atomic_thread_fence(seq_cst)`",
-    "wait_acquire": "`load(relaxed)` polls · `atomic_thread_fence(acquire)`",
+    "wait_acquire": "`load(acquire)` polls",
     "wait_relaxed": "`load(relaxed)` polls",
     "barrier_all_block": "group barrier · `atomic_thread_fence(seq_cst)` · `fetch_add(release)` · "
                          "`load(relaxed)` polls · `atomic_thread_fence(acquire)`",
@@ -832,6 +1241,12 @@ HOST = {
 
 
 def host_cell(call, q):
+    if call == "strict":
+        real, _, ref = STRICT[q]
+        relaxed, strict = host_cell(real, q.replace(real + "_", "", 1)), host_cell(*split_name(ref))
+        if real == "wait_until" and "relaxed" in quals(q):
+            strict = HOST["wait_relaxed"] + " · `atomic_thread_fence(acquire)`"
+        return relaxed if relaxed == strict else f"{relaxed}; strict: {strict}"
     w = quals(q)
     if call in WAIT_FAMILIES:
         return HOST["wait_relaxed" if "relaxed" in w else "wait_acquire"]
@@ -855,11 +1270,26 @@ def cell(p):
 
 
 def qual_label(call, q):
-    if q == "default":
-        return "(none)"
+    """The qualifiers of a row as the docs show them, with the probe's context words spelled out."""
     if call == "error_path":
         return "(none, ctx.error kept)"
-    return ", ".join(q.split("_"))
+    if call == "strict":
+        return STRICT[q][1] + "; `ctx.strict` kept"
+    words = [x for x in q.split("_") if x != "default"]
+    label = ", ".join(x for x in words if x not in CONTEXT) or "(none)"
+    context = [CONTEXT[x] for x in words if x in CONTEXT]
+    return label + (" — " + "; ".join(context) if context else "")
+
+
+def short_label(call, q):
+    """A row's qualifiers in one word, for the table of qualifiers that change nothing."""
+    if call in ("error_path", "strict"):
+        return q
+    return "+".join(x for x in q.split("_") if x != "default") or "(none)"
+
+
+def call_label(call, q):
+    return STRICT[q][0] if call == "strict" else call
 
 
 def rows(probes):
@@ -901,13 +1331,19 @@ def render_lowering(probes, commands):
         "",
         "- The code is that of the call under test only (the probe marks it); instructions in reverse postorder of",
         "  the control flow, immediate repetitions dropped (a peeled first poll and its loop show once). Left out:",
-        "  plain loads (the library's table lookups, such as a peer's heap base) and the waits that only wait for",
-        "  them, and register moves and arithmetic.",
+        "  register moves and arithmetic; reads of the kernel's arguments (PTX `ld.param`; on AMD a scalar load",
+        "  through the entry SGPR pair that holds the argument segment's address); and the library's table lookups,",
+        "  such as a peer's heap base — identified by what their value is used for: only to form the address of a",
+        "  later access and in comparisons (a null or alignment test), never stored or used as an operand — with the",
+        "  waits that wait only for them. Every other load is shown, with its bits.",
         "- `data …` gives the accesses of a copy loop (their cache bits), `→` what follows the last of them.",
-        "- AMD: `store`/`load`/`atomic_*` are vector-memory accesses with their cache bits (gfx942: `sc0 sc1` system",
-        "  scope, `sc1` agent scope, and on atomics `sc0` = returns the old value, `sc1` = system scope; gfx90a: `glc`",
-        "  `slc`); `buffer_wbl2` writes back the L2, `buffer_inv*`/`buffer_wbinvl1_vol` invalidate.",
-        "- sm_90: PTX, types dropped (`st.relaxed.sys` is `st.relaxed.sys.b32`); `.cs` = cache-streaming data access.",
+        "- AMD: `store`/`load`/`atomic_*` are global or flat vector-memory accesses with their cache bits (gfx942:",
+        "  `sc0 sc1` system scope, `sc1` agent scope, and on atomics `sc0` = returns the old value, `sc1` = system",
+        "  scope; gfx90a: `glc` on a load misses the L1, and a relaxed atomic store at system scope is a plain",
+        "  store); `scratch_*` are accesses to private memory (scratch or MUBUF), `ds_*` to LDS, `s_load` a scalar",
+        "  load; `buffer_wbl2` writes back the L2, `buffer_inv*`/`buffer_wbinvl1_vol` invalidate.",
+        "- sm_90: PTX, types dropped (`st.relaxed.sys.global` is `st.relaxed.sys.global.b32`); the state space is",
+        "  shown where the instruction names it (`.global`, `.local`, `.shared`; none = a generic address).",
         "- host: hand-stated from include/portshmem/arch/host.hpp (not compiled): `std::` atomics and",
         "  `std::atomic_thread_fence(order)`; the CPU's caches are coherent, so data path, coverage and scope change",
         "  nothing there.",
@@ -925,13 +1361,16 @@ def render_lowering(probes, commands):
         for call, q in ks:
             name = f"{call}__{q}"
             cells = [cell(probes[t][name]) for t in TARGETS]
-            out.append(f"| `{call}` | {qual_label(call, q)} | " + " | ".join(cells) + f" | {host_cell(call, q)} |")
+            out.append(f"| `{call_label(call, q)}` | {qual_label(call, q)} | " + " | ".join(cells) +
+                       f" | {host_cell(call, q)} |")
         out.append("")
     out += ["## Qualifiers that do not change the code", "",
             "Per call and target, the qualifier sets whose cells above are identical (only classes of two or more;",
             "`all+node` is the qualifier list `mm::all, mm::node`).",
-            "Some are by design: `node` lowers to `system` everywhere; on sm_90 a comm-covered fence is the full",
-            "fence (a PTX fence only waits for the thread's own accesses: nothing cheaper exists).", ""]
+            "Some are by design: `node` lowers to `system` everywhere; on sm_90 `device` lowers to `system` too (two",
+            "PEs are two processes, and PTX's `.gpu` scope covers one program's threads: arch::kPeerDeviceScope),",
+            "and a comm-covered fence is the full fence (a PTX fence only waits for the thread's own accesses:",
+            "nothing cheaper exists).", ""]
     out.append("| call | target | same code |")
     out.append("|---|---|---|")
     for call in dict.fromkeys(k[0] for k in keys):
@@ -943,8 +1382,7 @@ def render_lowering(probes, commands):
                 classes.setdefault((tuple(p.sequence()), p.data_summary()), []).append(q)
             groups = [g for g in classes.values() if len(g) > 1]
             if groups:
-                txt = " · ".join("{" + ", ".join(qual_label(call, q).replace(", ", "+") for q in g) + "}"
-                                 for g in groups)
+                txt = " · ".join("{" + ", ".join(short_label(call, q) for q in g) + "}" for g in groups)
                 out.append(f"| `{call}` | {t} | {txt} |")
     out.append("")
     return "\n".join(out)
@@ -961,13 +1399,15 @@ def render_cost(probes):
         "Per call and qualifiers, what the compiled code of the call holds (static counts: a loop body counts",
         "once, and a branch not taken still counts; the code itself is in docs/lowering.md). AMD: `wb` L2",
         "write-backs (`buffer_wbl2`), `inv` invalidates (`buffer_inv*`, `buffer_invl2`, `buffer_wbinvl1_vol`),",
-        "`wait` the `s_waitcnt vmcnt(0)` of the ordering sequence (not the waits of a copy loop for its own loads).",
+        "`wait` the `s_waitcnt vmcnt(0)` after the copy loop (those of the ordering sequence, and a wait for a value",
+        "the call reads, such as the barrier's epoch; not the waits of a copy loop for its own loads).",
         "sm_90: PTX fences, and accesses that carry their own release or acquire (`st.release`, `atom.release`,",
         "`ld.acquire`; tests/isa/sass_check.sh shows what each becomes in SASS on a machine with cuobjdump). A",
         "write-back on AMD costs in proportion to the dirty lines of the whole L2 (up to 4 MB per XCD on MI300),",
         "whoever wrote them; a wait costs only the caller's own outstanding accesses. The host platform's cost is",
         "in docs/lowering.md: one `std::atomic_thread_fence` per fence, whatever the qualifiers. Compilers:",
-        "clang-19 (Debian) and nvcc 13.0, with the compile lines of docs/lowering.md.",
+        "clang-19 (Debian) and nvcc 13.0, with the compile lines of docs/lowering.md. A row with `ctx.strict` kept",
+        "counts both branches of the strict fallback (the relaxed lowering and the default one).",
         "",
         "| call | qualifiers | gfx90a wb/inv/wait | gfx942 wb/inv/wait | sm_90 fences "
         "| sm_90 release/acquire accesses |",
@@ -983,7 +1423,7 @@ def render_cost(probes):
         p = probes["sm_90"][name]
         cols.append(summarize(p.fences()))
         cols.append(summarize(p.ordered_ops()))
-        out.append(f"| `{call}` | {qual_label(call, q)} | " + " | ".join(cols) + " |")
+        out.append(f"| `{call_label(call, q)}` | {qual_label(call, q)} | " + " | ".join(cols) + " |")
     out.append("")
     return "\n".join(out)
 
@@ -1028,6 +1468,7 @@ def main():
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true")
     mode.add_argument("--check", metavar="DIR")
+    ap.add_argument("--include", help="the headers the probes were compiled against (default: REPO/include)")
     ap.add_argument("--show", action="append", default=[], help="print a kernel's region on every target")
     args = ap.parse_args()
 
@@ -1038,7 +1479,7 @@ def main():
     expected = list(CORE)
     present = []
     for header, keys in OPTIONAL.items():
-        if os.path.exists(os.path.join(args.repo, "include", "portshmem", header)):
+        if os.path.exists(os.path.join(args.include or os.path.join(args.repo, "include"), "portshmem", header)):
             expected += keys
             present.append(header)
     for t in TARGETS:
@@ -1063,14 +1504,23 @@ def main():
             if a and b and (a.sequence(), a.data_summary()) != (b.sequence(), b.data_summary()):
                 chk.failures.append(f"FAIL {t} {plain}: without qualifiers it compiles to {cell(a)}, but "
                                     f"{explicit} (the defaults spelled out) to {cell(b)}")
+        # The strict fallback holds what the default lowering holds.
+        for name, p in probes[t].items():
+            if p.call == "strict" and p.q in STRICT:
+                ref = probes[t].get(STRICT[p.q][2])
+                if ref is None:
+                    chk.fail(p, f"no reference probe {STRICT[p.q][2]}")
+                else:
+                    chk.check_strict(p, ref)
 
     for name in args.show:
         for t in probes:
             p = probes[t].get(name)
             if p:
                 print(f"---- {t} {name}: {len(p.ins)} instructions in the region")
-                for _, s in p.ins:
-                    print("   ", s)
+                for i, s in p.ins:
+                    print("   ", s, "  <- table lookup" if i in p.lookups else "  <- argument read"
+                          if i in p.argreads else "")
                 print("  sequence:", "; ".join(p.sequence()), "| data:", p.data_summary())
 
     # summary table on stdout

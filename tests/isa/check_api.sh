@@ -4,19 +4,27 @@
 # kernel, asserts what the memory model promises of each call x qualifier, and checks that docs/lowering.md and the
 # section "Static cost of the memory-model qualifiers" of docs/performance.md are what the compilers emit.
 #
-#   usage: tests/isa/check_api.sh REPO_ROOT [--check | --write]
+#   usage: tests/isa/check_api.sh REPO_ROOT [--check | --write | --no-docs]
 #          --check (the default): regenerate the docs into a temporary folder and fail when the repository's differ
 #          --write: regenerate them in place (docs/lowering.md, and only that section of docs/performance.md)
+#          --no-docs: the assertions only (tests/isa/mutation_test.sh)
 #   env:   CLANG (default clang-19), NVCC (default nvcc on PATH, else /usr/local/cuda/bin/nvcc), KEEP_DIR (keep the
-#          assembly, PTX and regenerated docs there), SHOW (a kernel name: print its region on every target)
+#          assembly, PTX and regenerated docs there), SHOW (a kernel name: print its region on every target),
+#          INCLUDE_DIR (the library headers to check, default REPO_ROOT/include; anything else implies --no-docs)
 #   exit:  0 all checks passed; 1 a check or a compile failed, or the docs are stale; 77 a toolchain is missing
 #          (what could be checked was, and passed; the docs are compared only when all three targets compiled)
 set -euo pipefail
 
-ROOT=${1:?usage: check_api.sh REPO_ROOT [--check | --write]}
+ROOT=${1:?usage: check_api.sh REPO_ROOT [--check | --write | --no-docs]}
 ROOT=$(cd "$ROOT" && pwd)
 MODE=${2:-}
-[[ -z $MODE || $MODE == --write || $MODE == --check ]] || { echo "check_api: unknown option $MODE" >&2; exit 1; }
+[[ -z $MODE || $MODE == --write || $MODE == --check || $MODE == --no-docs ]] ||
+  { echo "check_api: unknown option $MODE" >&2; exit 1; }
+INC=$(cd "${INCLUDE_DIR:-$ROOT/include}" && pwd)
+if [[ $INC != "$ROOT/include" ]]; then
+  [[ $MODE == --write ]] && { echo "check_api: --write documents REPO_ROOT/include only" >&2; exit 1; }
+  MODE=--no-docs
+fi
 PROBE=tests/isa/api_probe.cpp
 CLANG=${CLANG:-clang-19}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -61,7 +69,7 @@ if command -v "$CLANG" >/dev/null && [[ -f /usr/include/hip/hip_runtime.h ]]; th
     show+=" ${FLAGS[*]} -Wall -Wextra --cuda-device-only -S $PROBE"
     (cd "$ROOT" && "$CLANG" -x hip --offload-arch=$arch -nogpulib -nogpuinc -I"$RES/include/cuda_wrappers" \
       -I"$RES/include" -I/usr/include -D__HIP_PLATFORM_AMD__ -include __clang_hip_runtime_wrapper.h \
-      -I"$WORK/amd/include" -Iinclude "${FLAGS[@]}" -Wall -Wextra --cuda-device-only -S $PROBE -o "$WORK/$arch.s") \
+      -I"$WORK/amd/include" -I"$INC" "${FLAGS[@]}" -Wall -Wextra --cuda-device-only -S $PROBE -o "$WORK/$arch.s") \
       >"$WORK/$arch.log" 2>&1 &
     pids+=("$arch:$!")
     targets+=(--target "$arch=$WORK/$arch.s")
@@ -75,7 +83,7 @@ fi
 if command -v "$NVCC" >/dev/null; then
   config nv 1 0
   show="nvcc -arch=sm_90 -ptx -x cu -I<config.h dir> -Iinclude ${FLAGS[*]} $PROBE"
-  (cd "$ROOT" && "$NVCC" -arch=sm_90 -ptx -x cu -I"$WORK/nv/include" -Iinclude "${FLAGS[@]}" $PROBE \
+  (cd "$ROOT" && "$NVCC" -arch=sm_90 -ptx -x cu -I"$WORK/nv/include" -I"$INC" "${FLAGS[@]}" $PROBE \
     -o "$WORK/sm_90.ptx") >"$WORK/sm_90.log" 2>&1 &
   pids+=("sm_90:$!")
   targets+=(--target "sm_90=$WORK/sm_90.ptx")
@@ -96,7 +104,7 @@ done
 ((failed)) && exit 1
 ((${#targets[@]})) || exit 77
 
-args=(--repo "$ROOT" "${targets[@]}" "${commands[@]}")
+args=(--repo "$ROOT" --include "$INC" "${targets[@]}" "${commands[@]}")
 [[ -n ${SHOW:-} ]] && args+=(--show "$SHOW")
 if [[ $MODE == --write ]]; then
   if ((skipped)); then
@@ -104,7 +112,7 @@ if [[ $MODE == --write ]]; then
     exit 77
   fi
   args+=(--write)
-elif ((!skipped)); then
+elif [[ $MODE != --no-docs ]] && ((!skipped)); then
   args+=(--check "$WORK/docs")
 fi
 python3 "$ROOT/tests/isa/api_lowering.py" "${args[@]}" || exit 1

@@ -50,6 +50,20 @@ PORTSHMEM_DEVICE void fence_probe(u32* f, u32* d, u32 v, u32* out) {
 FENCE_PROBES(fence, false)
 FENCE_PROBES(fence_comm, true)
 
+// ---- bare fences: nothing outstanding before the fence, a flag store after it (clang-19 drops its own wait after
+// buffer_wbl2 when no other vector-memory access is outstanding, so only the library's explicit wait is left) -------
+#define BARE_FENCE_PROBE(O, S)                                                                                         \
+  PROBE barefence_##O##_##S(u32* f, u32 v) {                                                                           \
+    fence<order::O, scope::S>();                                                                                       \
+    store<order::relaxed, scope::S>(f, v);                                                                             \
+  }
+BARE_FENCE_PROBE(release, device)
+BARE_FENCE_PROBE(release, system)
+BARE_FENCE_PROBE(acq_rel, device)
+BARE_FENCE_PROBE(acq_rel, system)
+BARE_FENCE_PROBE(seq_cst, device)
+BARE_FENCE_PROBE(seq_cst, system)
+
 // ---- atomics x order x scope (u32; the 64-bit forms differ only in width) -------------------------------------------
 #define ATOMIC_PROBES_OS(O, S)                                                                                         \
   PROBE load_##O##_##S(u32* p, u32* out) {                                                                             \
@@ -76,6 +90,18 @@ FENCE_PROBES(fence_comm, true)
 ATOMIC_PROBES_S(block)
 ATOMIC_PROBES_S(device)
 ATOMIC_PROBES_S(system)
+// Sub-word atomic loads and stores (1 and 2 bytes: what p, g and the waits on char / short lower to).
+#define SUBWORD_PROBES(T, BITS, S)                                                                                     \
+  PROBE store_u##BITS##_relaxed_##S(T* p, T v) {                                                                       \
+    store<order::relaxed, scope::S>(p, v);                                                                             \
+  }                                                                                                                    \
+  PROBE load_u##BITS##_relaxed_##S(const T* p, T* out) {                                                               \
+    out[0] = load<order::relaxed, scope::S>(p);                                                                        \
+  }
+SUBWORD_PROBES(std::uint8_t, 8, device)
+SUBWORD_PROBES(std::uint8_t, 8, system)
+SUBWORD_PROBES(std::uint16_t, 16, device)
+SUBWORD_PROBES(std::uint16_t, 16, system)
 PROBE fetch_and_relaxed_device(u64* p, u64 v, u64* out) {
   out[0] = fetch_and<order::relaxed, scope::device>(p, v);
 }

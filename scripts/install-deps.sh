@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what portshmem needs on Debian 12 / Ubuntu with apt, if it is missing: a C++20 compiler, CMake, Ninja,
 # pkg-config, Open MPI, GoogleTest (not needed when PORTSHMEM_GTEST_SOURCE names a GoogleTest source tree).
-# With --amd also clang-19, lld-19 and Debian's HIP headers (to build the amd platform); nvcc comes with CUDA.
+# With --amd also clang-19, clang-tools-19 (its offload bundler), lld-19 and Debian's HIP headers (to build the amd
+# platform); nvcc comes with CUDA.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null || need+=(cmake)
@@ -12,6 +13,7 @@ command -v mpicxx >/dev/null || need+=(libopenmpi-dev openmpi-bin)
 [ -f /usr/include/gtest/gtest.h ] || [ -n "${PORTSHMEM_GTEST_SOURCE:-}" ] || need+=(libgtest-dev)
 if [ "${1:-}" = "--amd" ]; then
   command -v clang++-19 >/dev/null || need+=(clang-19)
+  command -v clang-offload-bundler-19 >/dev/null || [ -x /usr/lib/llvm-19/bin/clang-offload-bundler ] || need+=(clang-tools-19)
   [ -x /usr/lib/llvm-19/bin/ld.lld ] || need+=(lld-19)
   [ -f /usr/include/hip/hip_runtime_api.h ] || need+=(libamdhip64-dev)
 fi

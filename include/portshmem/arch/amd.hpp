@@ -323,9 +323,15 @@ PORTSHMEM_DEVICE T load_data(const T* p) {
 /// (gfx90a) or XCD-L2 (gfx942) copy of data a peer wrote; the bypass load's cache bits miss those copies.
 inline constexpr cache kSourceCache = cache::bypass;
 
-/// Which memory p names: private (scratch), LDS, or global (an aperture check, no memory access).
+/// Which memory p names: private (scratch), LDS, or global (an aperture check, no memory access). The builtins exist
+/// only for the device target, and this is no template, so the host pass of a HIP compile must not see them.
 PORTSHMEM_DEVICE space space_of(const void* p) {
+#if defined(__HIP_DEVICE_COMPILE__)
   return __builtin_amdgcn_is_private(p) ? space::local : __builtin_amdgcn_is_shared(p) ? space::shared : space::global;
+#else
+  (void)p;
+  return space::global; // host pass: device functions are not run
+#endif
 }
 
 /// One word of a put's source: a coherent load at system scope from global memory, a plain one from private or shared

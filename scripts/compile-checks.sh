@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the GPU platforms on a machine without GPUs: nvidia (nvcc, sm_90) and amd (clang-19 with Debian's HIP
 # headers, gfx90a and gfx942) — library, tests, examples and benchmarks — then runs the ISA checks, which also fail
-# when docs/lowering.md or the cost table in docs/performance.md is stale. A missing toolchain is an error, never a
-# silent skip (the ISA scripts exit 77 for that, which fails this script too).
+# when docs/lowering.md or the cost table in docs/performance.md is stale, and the mutation test of those checks
+# (known-bad edits of the arch layer must each make a check fail). A missing toolchain is an error, never a silent
+# skip (the ISA scripts exit 77 for that, which fails this script too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --amd
@@ -21,3 +22,6 @@ cmake --build build-amd
 echo "== ISA checks: arch primitives, then every call x qualifier (and docs/lowering.md is current)"
 tests/isa/check_arch.sh .
 tests/isa/check_api.sh . --check
+
+echo "== mutation test of the ISA checks: every known-bad edit of the arch layer must fail a check"
+tests/isa/mutation_test.sh .

@@ -418,8 +418,9 @@ def ptx_token(ins):
 # ---- registers: what a loaded value is used for ------------------------------------------------------------------
 # A load the docs leave out must be identified positively as a table lookup: its value (and what is computed from it)
 # is used only to form addresses of later accesses, or compared (a null or alignment test) — the peer heap bases of
-# ctx.peer_heaps. A scalar load on AMD through an entry SGPR pair that nothing has written yet reads the kernel's
-# arguments (like ld.param in PTX). Everything else is data, shown with its bits.
+# ctx.peer_heaps. A scalar load on AMD whose address is computed from the entry SGPRs alone (the argument segment's
+# address, the implicit arguments after it) reads the kernel's arguments, like ld.param in PTX. Everything else is
+# data, shown with its bits.
 class Roles:
     __slots__ = ("defs", "addr", "data", "uses", "compare", "mem")
 
@@ -1332,10 +1333,10 @@ def render_lowering(probes, commands):
         "- The code is that of the call under test only (the probe marks it); instructions in reverse postorder of",
         "  the control flow, immediate repetitions dropped (a peeled first poll and its loop show once). Left out:",
         "  register moves and arithmetic; reads of the kernel's arguments (PTX `ld.param`; on AMD a scalar load",
-        "  through the entry SGPR pair that holds the argument segment's address); and the library's table lookups,",
-        "  such as a peer's heap base — identified by what their value is used for: only to form the address of a",
-        "  later access and in comparisons (a null or alignment test), never stored or used as an operand — with the",
-        "  waits that wait only for them. Every other load is shown, with its bits.",
+        "  whose address is computed from the entry SGPRs alone, such as the argument segment's address); and the",
+        "  library's table lookups, such as a peer's heap base — identified by what their value is used for: only to",
+        "  form the address of a later access and in comparisons (a null or alignment test), never stored or used",
+        "  as an operand — with the waits that wait only for them. Every other load is shown, with its bits.",
         "- `data …` gives the accesses of a copy loop (their cache bits), `→` what follows the last of them.",
         "- AMD: `store`/`load`/`atomic_*` are global or flat vector-memory accesses with their cache bits (gfx942:",
         "  `sc0 sc1` system scope, `sc1` agent scope, and on atomics `sc0` = returns the old value, `sc1` = system",

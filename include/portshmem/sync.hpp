@@ -47,7 +47,10 @@ namespace detail {
 template <class R>
 PORTSHMEM_DEVICE void dissemination_barrier(const ctx& c) {
   auto* mine = reinterpret_cast<internal_area*>(c.heap);
-  const std::uint64_t epoch = ++mine->barrier_epoch;
+  // One thread per PE at a time, but successive barriers may be called from different blocks (or SMs / XCDs): the
+  // count is read and written coherently, like every other library access to symmetric memory.
+  const std::uint64_t epoch = arch::load<arch::order::relaxed, kDataScope>(&mine->barrier_epoch) + 1;
+  arch::store<arch::order::relaxed, kDataScope>(&mine->barrier_epoch, epoch);
   for (int k = 0, dist = 1; dist < c.n_pes; ++k, dist *= 2) {
     const int to = (c.my_pe + dist) % c.n_pes;
     auto* theirs = reinterpret_cast<internal_area*>(c.peer_heaps[to]);

@@ -12,7 +12,7 @@ inline constexpr int kBarrierRounds = 32;
 
 struct internal_area {
   std::uint64_t barrier_arrivals[kBarrierRounds]; // round k: bumped once per barrier by PE (me - 2^k) mod n
-  std::uint64_t barrier_epoch;                    // barriers this PE has completed (read and written only here)
+  std::uint64_t barrier_epoch;                    // barriers this PE has completed (only the PE's barrier caller)
 };
 
 /// Bytes reserved at the heap start; generous so later runtime variables need no layout change.

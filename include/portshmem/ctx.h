@@ -45,8 +45,7 @@ typedef struct portshmem_ctx {
   const int32_t* pe_device;        /* [n_pes]: where each PE runs, node * 65536 + GPU (host platform: node * 65536) */
   portshmem_device_error_t* error; /* host-visible error record */
   uint64_t timeout_ns;             /* bound on device waits; 0 = wait forever (PORTSHMEM_TIMEOUT) */
-  int32_t strict;                  /* 1: every call lowers as with its default (strict) qualifiers: PORTSHMEM_RELAXED=off,
-                                      or a premise of the relaxed lowering could not be established at init */
+  int32_t strict;                  /* 1: calls lower as with default qualifiers (docs/memory_model.md, premises) */
   int32_t reserved;                /* zero */
 } portshmem_ctx_t;
 

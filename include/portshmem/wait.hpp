@@ -53,7 +53,8 @@ PORTSHMEM_DEVICE void wait_until(const ctx& c, T* ivar, cmp op, T value, Q...) {
     return;
   }
   detail::spin_until(
-      c, [&] { return detail::compare(detail::load_value<detail::kPollOrder<R>, detail::kDataScope>(ivar), op, value); },
+      c,
+      [&] { return detail::compare(detail::load_value<detail::kPollOrder<R>, detail::kDataScope>(ivar), op, value); },
       PORTSHMEM_CALL_WAIT, ivar, std::uint64_t(value));
   detail::observed<R>(c);
 }

@@ -429,8 +429,7 @@ WAIT_VECTOR_PROBE(wait_until_any, acquire_device, mm::acquire, mm::device)
 WAIT_VECTOR_PROBE(wait_until_any, comm_system, mm::comm, mm::system)
 WAIT_VECTOR_PROBE(test_any, acquire_system, mm::acquire, mm::system)
 WAIT_VECTOR_PROBE(test_any, relaxed_system, mm::relaxed, mm::system)
-PROBE wait_until_some__comm_system(ps::ctx c, int* f, std::size_t n, std::size_t* idx, const int* s, int* out,
-                                   int pe) {
+PROBE wait_until_some__comm_system(ps::ctx c, int* f, std::size_t n, std::size_t* idx, const int* s, int* out, int pe) {
   NO_ERROR_RECORD;
   NOT_STRICT;
   REGION_BEGIN;

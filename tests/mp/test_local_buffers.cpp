@@ -160,7 +160,8 @@ TEST(LocalBuffersBlock, GroupFormsRefusePrivateMemory) {
   portshmem_free(sym);
 }
 
-// ---- sub-word p, g and waits -----------------------------------------------------------------------------------------
+// ---- sub-word p, g and waits
+// -----------------------------------------------------------------------------------------
 
 struct subwords {
   std::uint8_t c[8];

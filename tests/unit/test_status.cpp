@@ -27,7 +27,8 @@ TEST(StatusString, KnownNames) {
 }
 
 TEST(StatusString, OutOfRangeValueIsNeverNull) {
-  EXPECT_STREQ(portshmem_status_string(static_cast<portshmem_status_t>(PORTSHMEM_ERR_LOCAL_BUFFER + 1)), "unknown status");
+  EXPECT_STREQ(portshmem_status_string(static_cast<portshmem_status_t>(PORTSHMEM_ERR_LOCAL_BUFFER + 1)),
+               "unknown status");
 }
 
 } // namespace

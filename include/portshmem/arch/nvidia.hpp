@@ -67,7 +67,7 @@ PORTSHMEM_DEVICE void block_barrier() {
   if constexpr (sizeof(U) == 1)                                                                                        \
     asm volatile("st." SEM "." SC ".b8 [%0], %1;" ::"l"(p), "r"(static_cast<unsigned>(u)) : "memory");                 \
   else if constexpr (sizeof(U) == 2)                                                                                   \
-    asm volatile("st." SEM "." SC ".b16 [%0], %1;" ::"l"(p), "h"(u) : "memory");                                        \
+    asm volatile("st." SEM "." SC ".b16 [%0], %1;" ::"l"(p), "h"(u) : "memory");                                       \
   else if constexpr (sizeof(U) == 4)                                                                                   \
     asm volatile("st." SEM "." SC ".b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");                                       \
   else                                                                                                                 \
@@ -243,7 +243,7 @@ namespace detail {
   if constexpr (sizeof(U) == 1)                                                                                        \
     asm volatile("st.relaxed." SC ".global.b8 [%0], %1;" ::"l"(p), "r"(static_cast<unsigned>(u)) : "memory");          \
   else if constexpr (sizeof(U) == 2)                                                                                   \
-    asm volatile("st.relaxed." SC ".global.b16 [%0], %1;" ::"l"(p), "h"(u) : "memory");                                 \
+    asm volatile("st.relaxed." SC ".global.b16 [%0], %1;" ::"l"(p), "h"(u) : "memory");                                \
   else if constexpr (sizeof(U) == 4)                                                                                   \
     asm volatile("st.relaxed." SC ".global.b32 [%0], %1;" ::"l"(p), "r"(u) : "memory");                                \
   else                                                                                                                 \
@@ -264,7 +264,7 @@ namespace detail {
                "r"(u.w)                                                                                                \
                : "memory")
 #define PORTSHMEM_NV_DATA_LD4(SC, ...)                                                                                 \
-  asm volatile("ld.relaxed." SC ".global.v4.u32 {%0, %1, %2, %3}, [%4];"                                                \
+  asm volatile("ld.relaxed." SC ".global.v4.u32 {%0, %1, %2, %3}, [%4];"                                               \
                : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)                                                            \
                : "l"(p)                                                                                                \
                : "memory")

@@ -70,7 +70,8 @@ PORTSHMEM_DEVICE void publish_store(const portshmem_ctx_t& c, T* p, T v) {
 /// Adds v to p (a counter or signal word) once what R's coverage names is published; returns the old value.
 template <class R, class T>
 PORTSHMEM_DEVICE T publish_add(const portshmem_ctx_t& c, T* p, T v) {
-  if (release_before_publish<R>(c) == arch::order::release) return arch::fetch_add<arch::order::release, kDataScope>(p, v);
+  if (release_before_publish<R>(c) == arch::order::release)
+    return arch::fetch_add<arch::order::release, kDataScope>(p, v);
   return arch::fetch_add<arch::order::relaxed, kDataScope>(p, v);
 }
 

@@ -13,7 +13,7 @@ namespace portshmem::detail {
 
 /// Whether T moves as one atomic access.
 template <class T>
-inline constexpr bool kAtomicWord = arch::detail::is_access_type<T> && std::is_trivially_copyable_v<T>;
+inline constexpr bool kAtomicWord = arch::detail::is_access_type<T>&& std::is_trivially_copyable_v<T>;
 
 using arch::detail::bit_cast;
 

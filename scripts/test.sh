@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 build=${PORTSHMEM_BUILD_DIR:-build}
-cmake -S . -B "$build" -G Ninja -DPORTSHMEM_PLATFORM="${PORTSHMEM_PLATFORM:-auto}" \
+# Tests ON explicitly: the quickstart configures the same build directory with them OFF, and the cache keeps that.
+cmake -S . -B "$build" -G Ninja -DPORTSHMEM_PLATFORM="${PORTSHMEM_PLATFORM:-auto}" -DPORTSHMEM_BUILD_TESTS=ON \
   -DPORTSHMEM_GTEST_SOURCE="${PORTSHMEM_GTEST_SOURCE:-}"
 cmake --build "$build"
-ctest --test-dir "$build" --output-on-failure
+# A run that found no tests is a failure, not a pass.
+ctest --test-dir "$build" --output-on-failure --no-tests=error

@@ -12,221 +12,193 @@
 #pragma once
 
 #include <cstddef>
-#include <type_traits>
 
-#include "portshmem/detail/checks.hpp"
-#include "portshmem/detail/copy.hpp"
-#include "portshmem/detail/scalar.hpp"
+#include "portshmem/detail/rma.hpp"
 #include "portshmem/group.hpp"
+#include "portshmem/handle.hpp"
 #include "portshmem/memory_model.hpp"
 #include "portshmem/types.hpp"
 
 namespace portshmem {
 
-namespace detail {
+// ---- putmem: nbytes from the caller's src to dest on PE pe ----------------------------------------------------------
 
-inline constexpr unsigned kRmaQualifiers = mm::cat::data_path;
-
-/// Ends a group operation: every member's stores are joined (arch::join_comm_stores) before the closing barrier,
-/// so the caller's later fence or quiet — made by any one member — covers the whole group's operation.
-template <class Group>
-PORTSHMEM_DEVICE void group_end() {
-  if constexpr (!std::is_same_v<Group, thread_group>) {
-    arch::join_comm_stores();
-    Group::sync();
-  }
+/// Copies nbytes from src to dest on PE pe; returns once src may be reused (ordered by fence, complete at quiet).
+template <class... Q>
+PORTSHMEM_DEVICE void putmem(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
 }
 
-/// Whether a thread's put of n bytes is one naturally aligned 4- or 8-byte word (the put_word path).
-template <class Group>
-PORTSHMEM_DEVICE bool is_word_put(const void* dest, const void* src, std::size_t n) {
-  const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(dest) | reinterpret_cast<std::uintptr_t>(src);
-  // A mask, not a % n: with n unknown at compile time that would be a division (seen in sm_90 SASS).
-  return std::is_same_v<Group, thread_group> && (n == 8 || n == 4) && (a & (n - 1)) == 0;
+/// putmem by every thread of the wave as one put: a later fence or quiet by any member covers it.
+template <class... Q>
+PORTSHMEM_DEVICE void putmem_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
 }
 
-/// A thread's put of one naturally aligned word U (dest already accepted by range_status): the source load and the
-/// peer-table load are issued together, and only then is either waited for (arch::load_source stays where it is
-/// written; a plain load was sunk past the table lookup's branch, which serializes two memory latencies: +0.15 us per
-/// put-with-signal on H200s). Returns pe's heap base, or nullptr after recording that pe is unreachable (nothing is
-/// written).
-template <class U, class R>
-PORTSHMEM_DEVICE char* put_word_as(const ctx& c, void* dest, const void* src, int pe, portshmem_call_id_t call) {
-  const U v = arch::load_source(static_cast<const U*>(src));
-  char* const base = peer_heap(c, pe, call, dest, sizeof(U));
-  if (base) arch::store_data<R::cache, kDataScope>(reinterpret_cast<U*>(base + heap_offset(c, dest)), v);
-  return base;
+/// putmem by every thread of the block as one put: a later fence or quiet by any member covers it.
+template <class... Q>
+PORTSHMEM_DEVICE void putmem_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
 }
 
-/// put_word_as for the n of a call that is_word_put accepted (4 or 8 bytes).
-template <class R>
-PORTSHMEM_DEVICE char* put_word(const ctx& c, void* dest, const void* src, std::size_t n, int pe,
-                                portshmem_call_id_t call) {
-  return n == 8 ? put_word_as<std::uint64_t, R>(c, dest, src, pe, call)
-                : put_word_as<std::uint32_t, R>(c, dest, src, pe, call);
+/// putmem that may return before src is read: src must not change, and nothing is promised, until quiet.
+template <class... Q>
+PORTSHMEM_DEVICE void putmem_nbi(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
 }
 
-/// Whether the group may use `local` as its side of the transfer: a wave or block cannot share one thread's private
-/// memory (each member's generic address would name its own), so that is a bad call (only `reporter` records it).
-template <class Group>
-PORTSHMEM_DEVICE bool local_side_ok(const ctx& c, const void* local, std::size_t n, int pe, portshmem_call_id_t call,
-                                    bool reporter) {
-  if constexpr (std::is_same_v<Group, thread_group>) {
-    return true;
-  } else {
-    if (arch::space_of(local) != arch::space::local) return true;
-    if (reporter) record_error(c, PORTSHMEM_ERR_LOCAL_BUFFER, call, pe, local, n);
-    return false;
-  }
+/// putmem_nbi by every thread of the wave as one put (nothing is promised until a member's quiet).
+template <class... Q>
+PORTSHMEM_DEVICE void putmem_nbi_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
 }
 
-/// Copies n bytes of the caller's src (global, shared or private memory) to remote (a peer's symmetric memory) with
-/// data path C. A global source is read as arch::kSourceCache says (coherently, where plain loads could be stale);
-/// shared and private memory, which no other agent writes, with plain loads (bypass accesses need global memory).
-template <arch::cache C>
-PORTSHMEM_DEVICE void copy_to_remote(char* remote, const void* src, std::size_t n, unsigned rank, unsigned size) {
-  if constexpr (arch::kSourceCache == arch::cache::keep) {
-    copy_bytes<arch::cache::keep, C, kDataScope>(remote, src, n, rank, size);
-  } else if (arch::space_of(src) == arch::space::global) {
-    copy_bytes<arch::kSourceCache, C, kDataScope>(remote, src, n, rank, size);
-  } else {
-    copy_bytes<arch::cache::keep, C, kDataScope>(remote, src, n, rank, size);
-  }
+/// putmem_nbi by every thread of the block as one put (nothing is promised until a member's quiet).
+template <class... Q>
+PORTSHMEM_DEVICE void putmem_nbi_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
 }
 
-/// Copies n bytes of remote (a peer's symmetric memory, read coherently) into the caller's dest (global, shared or
-/// private memory); C is the data path of the stores into a global dest, plain stores serve the others.
-template <arch::cache C>
-PORTSHMEM_DEVICE void copy_to_local(void* dest, const char* remote, std::size_t n, unsigned rank, unsigned size) {
-  if constexpr (C == arch::cache::keep) {
-    copy_bytes<arch::cache::bypass, arch::cache::keep, kDataScope>(dest, remote, n, rank, size);
-  } else if (arch::space_of(dest) == arch::space::global) {
-    copy_bytes<arch::cache::bypass, C, kDataScope>(dest, remote, n, rank, size);
-  } else {
-    copy_bytes<arch::cache::bypass, arch::cache::keep, kDataScope>(dest, remote, n, rank, size);
-  }
+// ---- put: nelems elements of T (an OpenSHMEM standard RMA type, types.hpp), otherwise as putmem ---------------------
+
+/// putmem of nelems elements of T: returns once src may be reused (ordered by fence, complete at quiet).
+template <class T, class... Q>
+PORTSHMEM_DEVICE void put(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                             pe);
 }
 
-/// Moves n bytes from src to remote — pe's copy of the destination, already checked and mapped, or nullptr for a
-/// bad call — by the group: the members synchronize first (so their writes of src are visible to all of them), copy
-/// with the call's data path, and end as group_end says (also for a bad call, so the group stays together).
-template <class Group, class R>
-PORTSHMEM_DEVICE void put_mapped(char* remote, const void* src, std::size_t n) {
-  Group::sync();
-  if (remote) copy_to_remote<R::cache>(remote, src, n, Group::rank(), Group::size());
-  group_end<Group>();
+/// putmem_wave of nelems elements of T: one put of the wave.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void put_wave(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                           pe);
 }
 
-/// One put by the group.
-template <class Group, class R>
-PORTSHMEM_DEVICE void put_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
-  if (n == 0) return;
-  if (is_word_put<Group>(dest, src, n) && range_status(c, dest, n, pe) == PORTSHMEM_SUCCESS) {
-    put_word<R>(c, dest, src, n, pe, PORTSHMEM_CALL_PUT);
-    return;
-  }
-  const bool reporter = Group::rank() == 0;
-  char* const remote = local_side_ok<Group>(c, src, n, pe, PORTSHMEM_CALL_PUT, reporter)
-                           ? remote_range(c, dest, n, pe, PORTSHMEM_CALL_PUT, reporter)
-                           : nullptr;
-  put_mapped<Group, R>(remote, src, n);
+/// putmem_block of nelems elements of T: one put of the block.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void put_block(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                            pe);
 }
 
-/// One get by the group: remote loads always read coherently at system scope (so a get after wait<comm> sees the
-/// awaited data); the data path applies to the local stores into dest.
-template <class Group, class R>
-PORTSHMEM_DEVICE void get_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
-  if (n == 0) return;
-  Group::sync();
-  const bool reporter = Group::rank() == 0;
-  const char* const remote = local_side_ok<Group>(c, dest, n, pe, PORTSHMEM_CALL_GET, reporter)
-                                 ? remote_range(c, src, n, pe, PORTSHMEM_CALL_GET, reporter)
-                                 : nullptr;
-  if (remote) copy_to_local<R::cache>(dest, remote, n, Group::rank(), Group::size());
-  group_end<Group>();
+/// putmem_nbi of nelems elements of T: src must not change, and nothing is promised, until quiet.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void put_nbi(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                             pe);
 }
 
-template <class T>
-PORTSHMEM_DEVICE void check_rma_type() {
-  static_assert(is_rma_type_v<T>, "portshmem typed RMA takes the OpenSHMEM standard RMA types (types.hpp)");
+/// putmem_nbi_wave of nelems elements of T: one put of the wave, promising nothing until quiet.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void put_nbi_wave(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                           pe);
 }
 
-} // namespace detail
+/// putmem_nbi_block of nelems elements of T: one put of the block, promising nothing until quiet.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void put_nbi_block(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                            pe);
+}
 
-// ---- untyped (bytes) and typed (elements of T), each in thread, wave and block forms --------------------------------
-// putmem*: copies nbytes from local src to dest on PE pe; returns when src may be reused. nbi: src must not change
-// and nothing is promised at the target until quiet. getmem*: copies nbytes of src on PE pe into local dest; the
-// data is there on return (nbi: after quiet).
-#define PORTSHMEM_DETAIL_RMA_FORMS(NAME, MEMNAME, IMPL, GROUP)                                                         \
-  template <class... Q>                                                                                                \
-  PORTSHMEM_DEVICE void MEMNAME(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {         \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                          \
-  }                                                                                                                    \
-  template <class T, class... Q>                                                                                       \
-  PORTSHMEM_DEVICE void NAME(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {                  \
-    detail::check_rma_type<T>();                                                                                       \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);              \
-  }
-PORTSHMEM_DETAIL_RMA_FORMS(put, putmem, put_bytes, thread_group)
-PORTSHMEM_DETAIL_RMA_FORMS(put_nbi, putmem_nbi, put_bytes, thread_group)
-PORTSHMEM_DETAIL_RMA_FORMS(get, getmem, get_bytes, thread_group)
-PORTSHMEM_DETAIL_RMA_FORMS(get_nbi, getmem_nbi, get_bytes, thread_group)
-#undef PORTSHMEM_DETAIL_RMA_FORMS
+// ---- getmem: nbytes of src on PE pe into the caller's dest ----------------------------------------------------------
 
-// Group forms: NAME_wave / NAME_block, and the untyped NAMEmem_wave / NAMEmem_block spelled the OpenSHMEM way
-// (putmem_wave, putmem_nbi_block, ...).
-#define PORTSHMEM_DETAIL_RMA_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                      \
-  template <class... Q>                                                                                                \
-  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {      \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);                          \
-  }
-#define PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(OP, IMPL, SUFFIX, GROUP)                                                    \
-  template <class T, class... Q>                                                                                       \
-  PORTSHMEM_DEVICE void OP##SUFFIX(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {            \
-    detail::check_rma_type<T>();                                                                                       \
-    detail::IMPL<GROUP, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nelems * sizeof(T), pe);              \
-  }
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem, put_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem, put_bytes, _block, block_group)
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem_nbi, put_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(putmem_nbi, put_bytes, _block, block_group)
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem, get_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem, get_bytes, _block, block_group)
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem_nbi, get_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_RMA_GROUP_FORMS(getmem_nbi, get_bytes, _block, block_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put, put_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put, put_bytes, _block, block_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put_nbi, put_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(put_nbi, put_bytes, _block, block_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get, get_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get, get_bytes, _block, block_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get_nbi, get_bytes, _wave, wave_group)
-PORTSHMEM_DETAIL_TYPED_GROUP_FORMS(get_nbi, get_bytes, _block, block_group)
-#undef PORTSHMEM_DETAIL_RMA_GROUP_FORMS
-#undef PORTSHMEM_DETAIL_TYPED_GROUP_FORMS
+/// Copies nbytes of src on PE pe (read coherently) into dest; the data is in dest on return.
+template <class... Q>
+PORTSHMEM_DEVICE void getmem(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+}
 
-/// Writes one element to dest on PE pe: one coherent store, atomic whatever the type's size (so it may race with a
-/// wait_until or a g of that element; the 16-byte long double of the host platform is two atomic halves). Takes no
-/// qualifier.
+/// getmem by every thread of the wave as one get; the data is in dest when the call returns.
+template <class... Q>
+PORTSHMEM_DEVICE void getmem_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+}
+
+/// getmem by every thread of the block as one get; the data is in dest when the call returns.
+template <class... Q>
+PORTSHMEM_DEVICE void getmem_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+}
+
+/// getmem whose data is promised in dest only after a later quiet.
+template <class... Q>
+PORTSHMEM_DEVICE void getmem_nbi(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+}
+
+/// getmem_nbi by every thread of the wave as one get (the data is promised after a member's quiet).
+template <class... Q>
+PORTSHMEM_DEVICE void getmem_nbi_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+}
+
+/// getmem_nbi by every thread of the block as one get (the data is promised after a member's quiet).
+template <class... Q>
+PORTSHMEM_DEVICE void getmem_nbi_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
+  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+}
+
+// ---- get: nelems elements of T, otherwise as getmem -----------------------------------------------------------------
+
+/// getmem of nelems elements of T: the data is in dest on return.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void get(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                             pe);
+}
+
+/// getmem_wave of nelems elements of T: one get of the wave.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void get_wave(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                           pe);
+}
+
+/// getmem_block of nelems elements of T: one get of the block.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void get_block(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                            pe);
+}
+
+/// getmem_nbi of nelems elements of T: the data is promised in dest after quiet.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void get_nbi(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                             pe);
+}
+
+/// getmem_nbi_wave of nelems elements of T: one get of the wave, promised after quiet.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void get_nbi_wave(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                           pe);
+}
+
+/// getmem_nbi_block of nelems elements of T: one get of the block, promised after quiet.
+template <class T, class... Q>
+PORTSHMEM_DEVICE void get_nbi_block(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
+  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
+                                                                            pe);
+}
+
+// ---- p, g: one element, one coherent access ------------------------------------------------------------------------
+// Atomic whatever the type's size, so a p may race with a wait_until or a g of that element (the 16-byte long double
+// of the host platform moves as two atomic halves). Neither takes a qualifier.
+
+/// Writes value to dest on PE pe with one coherent store: covered by mm::comm, ordered by fence, complete at quiet.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void p(const ctx& c, T* dest, T value, int pe, Q...) {
-  detail::check_rma_type<T>();
-  static_assert(mm::checked<mm::resolve<0, Q...>>); // p takes no qualifier: a scope or data path does not compile
-  if (T* remote = reinterpret_cast<T*>(detail::remote_range(c, dest, sizeof(T), pe, PORTSHMEM_CALL_P))) {
-    detail::store_value<arch::order::relaxed, detail::kDataScope>(remote, value);
-  }
+  detail::put_element<mm::resolve<0, Q...>>(c, dest, value, pe);
 }
 
-/// Reads one element of src on PE pe with one coherent load (T{} after recording an error for a bad call). Takes no
-/// qualifier.
+/// Reads src on PE pe with one coherent load (T{} after recording a bad call); orders nothing else.
 template <class T, class... Q>
 PORTSHMEM_DEVICE T g(const ctx& c, const T* src, int pe, Q...) {
-  detail::check_rma_type<T>();
-  static_assert(mm::checked<mm::resolve<0, Q...>>); // g takes no qualifier
-  if (const T* remote = reinterpret_cast<const T*>(detail::remote_range(c, src, sizeof(T), pe, PORTSHMEM_CALL_G))) {
-    return detail::load_value<arch::order::relaxed, detail::kDataScope>(remote);
-  }
-  return T{};
+  return detail::get_element<mm::resolve<0, Q...>>(c, src, pe);
 }
 
 } // namespace portshmem

@@ -1,8 +1,9 @@
 // The two halves of every synchronization, written once: publishing (the release side of fence, quiet, signals,
 // barriers) and observing (the acquire side of waits), each lowered to the cheapest arch sequence that keeps the
-// qualifiers' promise (R = mm::resolve<...> of the call). A strict run (ctx::strict, PORTSHMEM_RELAXED=off or a
-// premise of the relaxed lowering not established at init) takes the default qualifiers' sequence instead: one
-// uniform branch on a kernel argument, absent where the call already has the strict lowering.
+// qualifiers' promise (R = mm::resolve<...> of the call). The publishing atomic itself is the transport's
+// (transport/ipc.hpp: publish_store, publish_add); what must precede it is decided here. A strict run (ctx::strict,
+// PORTSHMEM_RELAXED=off or a premise of the relaxed lowering not established at init) takes the default qualifiers'
+// sequence instead: one uniform branch on a kernel argument, absent where the call already has the strict lowering.
 #pragma once
 
 #include "portshmem/arch.hpp"
@@ -55,24 +56,6 @@ PORTSHMEM_DEVICE arch::order release_before_publish(const portshmem_ctx_t& c) {
   } else {
     return arch::order::release;
   }
-}
-
-/// Writes v to p (a flag or signal word) once what R's coverage names is published.
-template <class R, class T>
-PORTSHMEM_DEVICE void publish_store(const portshmem_ctx_t& c, T* p, T v) {
-  if (release_before_publish<R>(c) == arch::order::release) {
-    arch::store<arch::order::release, kDataScope>(p, v);
-  } else {
-    arch::store<arch::order::relaxed, kDataScope>(p, v);
-  }
-}
-
-/// Adds v to p (a counter or signal word) once what R's coverage names is published; returns the old value.
-template <class R, class T>
-PORTSHMEM_DEVICE T publish_add(const portshmem_ctx_t& c, T* p, T v) {
-  if (release_before_publish<R>(c) == arch::order::release)
-    return arch::fetch_add<arch::order::release, kDataScope>(p, v);
-  return arch::fetch_add<arch::order::relaxed, kDataScope>(p, v);
 }
 
 /// The order of a wait's polling loads: acquire where that is the cheap way to acquire (arch::kCheapAcquireLoad),

@@ -17,6 +17,10 @@ inline constexpr bool kAtomicWord = arch::detail::is_access_type<T>&& std::is_tr
 
 using arch::detail::bit_cast;
 
+/// The read-modify-writes of the AMOs, each a relaxed atomic on the bits of T (two's complement makes the unsigned
+/// add exact for signed T, and keeps signed overflow defined); a transport implements each (fetch_modify).
+enum class rmw { add, and_, or_, xor_, swap };
+
 template <arch::order O, arch::scope S, class T>
 PORTSHMEM_DEVICE void store_value(T* p, T v) {
   if constexpr (kAtomicWord<T>) {

@@ -15,8 +15,8 @@ inline constexpr std::uint32_t kHotPolls = 4096;
 /// Polls ready() until it returns true. On timeout records PORTSHMEM_ERR_TIMEOUT with the call, the address and the
 /// awaited value, then traps: the kernel fails and the host prints the record (portshmem_check_device_errors).
 template <class Ready>
-PORTSHMEM_DEVICE void spin_until(const ctx& c, const Ready& ready, portshmem_call_id_t call, const void* address,
-                                 std::uint64_t awaited) {
+PORTSHMEM_DEVICE void spin_until(const portshmem_ctx_t& c, const Ready& ready, portshmem_call_id_t call,
+                                 const void* address, std::uint64_t awaited) {
   if (ready()) return;
   const std::uint64_t start = c.timeout_ns ? arch::time_ns() : 0;
   for (std::uint32_t polls = 1;; ++polls) {

@@ -1,0 +1,67 @@
+// The bodies of wait.hpp: a wait polls this PE's own symmetric variable (no transport is involved) with coherent
+// loads in the one spin loop (detail/spin.hpp), and pays its acquire once the value is seen (detail/publish.hpp).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "portshmem/detail/checks.hpp"
+#include "portshmem/detail/publish.hpp"
+#include "portshmem/detail/scalar.hpp"
+#include "portshmem/detail/spin.hpp"
+#include "portshmem/handle.hpp"
+#include "portshmem/memory_model.hpp"
+#include "portshmem/types.hpp"
+
+namespace portshmem::detail {
+
+template <class T>
+PORTSHMEM_DEVICE bool compare(T a, cmp op, T b) {
+  switch (op) {
+  case cmp::eq:
+    return a == b;
+  case cmp::ne:
+    return a != b;
+  case cmp::gt:
+    return a > b;
+  case cmp::ge:
+    return a >= b;
+  case cmp::lt:
+    return a < b;
+  default:
+    return a <= b;
+  }
+}
+inline constexpr unsigned kWaitQualifiers = mm::cat::acquire | mm::cat::scope;
+/// The types a wait polls: integers of 1, 2, 4 or 8 bytes (OpenSHMEM's point-to-point types and the char waits).
+template <class T>
+inline constexpr bool kWaitType = std::is_integral_v<T> && !std::is_same_v<T, bool> && kAtomicWord<T>;
+
+/// wait_until's body.
+template <class R, class T>
+PORTSHMEM_DEVICE void wait_value(const ctx& c, T* ivar, cmp op, T value) {
+  static_assert(kWaitType<T>, "wait_until takes integer types of 1, 2, 4 or 8 bytes");
+  if (!is_local_symmetric(c, ivar, sizeof(T))) {
+    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
+    return;
+  }
+  spin_until(
+      c, [&] { return compare(load_value<kPollOrder<R>, kDataScope>(ivar), op, value); }, PORTSHMEM_CALL_WAIT, ivar,
+      std::uint64_t(value));
+  observed<R>(c);
+}
+
+/// test's body.
+template <class R, class T>
+PORTSHMEM_DEVICE bool test_value(const ctx& c, T* ivar, cmp op, T value) {
+  static_assert(kWaitType<T>, "test takes integer types of 1, 2, 4 or 8 bytes");
+  if (!is_local_symmetric(c, ivar, sizeof(T))) {
+    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
+    return false;
+  }
+  if (!compare(load_value<kPollOrder<R>, kDataScope>(ivar), op, value)) return false;
+  observed<R>(c);
+  return true;
+}
+
+} // namespace portshmem::detail

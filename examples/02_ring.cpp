@@ -11,7 +11,7 @@ constexpr std::size_t kElements = 1 << 20;
 
 PORTSHMEM_GLOBAL void ring(portshmem::ctx c, int* held, int* inbox) {
   const int n = portshmem::n_pes(c), next = (portshmem::my_pe(c) + 1) % n;
-  const unsigned t = portshmem::arch::thread_rank(), threads = portshmem::arch::block_threads();
+  const unsigned t = portshmem::thread_rank(), threads = portshmem::block_threads();
   for (int round = 0; round < n; ++round) {
     portshmem::put_nbi_block(c, inbox, held, kElements, next); // start passing the held buffer on
     if (t == 0) portshmem::quiet(c);                           // ...and complete it

@@ -15,7 +15,7 @@ PORTSHMEM_GLOBAL void pass(portshmem::ctx c, float* inbox, const float* mine, st
   const int next = (portshmem::my_pe(c) + 1) % portshmem::n_pes(c);
   // Bypass data + a comm-covered signal: ordered without an L2 write-back (MI300: a wait, not buffer_wbl2).
   portshmem::put_signal_block(c, inbox, mine, n, ready, 1, portshmem::signal_set, next, mm::comm);
-  if (portshmem::arch::thread_rank() == 0) portshmem::signal_wait_until(c, ready, portshmem::cmp::eq, std::uint64_t(1));
+  if (portshmem::thread_rank() == 0) portshmem::signal_wait_until(c, ready, portshmem::cmp::eq, std::uint64_t(1));
 }
 
 int main() {

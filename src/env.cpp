@@ -117,6 +117,7 @@ const char* read_bool(std::string_view text, bool& out) {
 constexpr std::array<std::string_view, 4> kLevelNames = {"ERROR", "WARN", "INFO", "TRACE"}; // log_level order
 constexpr std::array<std::string_view, 3> kTransportNames = {"auto", "ipc", "rdma"};        // transport_choice order
 constexpr std::array<std::string_view, 3> kAutoOnOff = {"auto", "on", "off"}; // mps_choice, relaxed_choice order
+constexpr std::array<std::string_view, 3> kRdmaNetNames = {"auto", "ibverbs", "mpi"}; // rdma_net_choice order
 
 template <typename Enum, std::size_t N>
 const char* read_enum(std::string_view text, const std::array<std::string_view, N>& names, Enum& out,
@@ -195,6 +196,13 @@ constexpr env_entry kRegistry[] = {
        return read_enum(text, kAutoOnOff, out.relaxed, "is not auto, on or off");
      },
      [](const config& c) { return std::string(kAutoOnOff[static_cast<std::size_t>(c.relaxed)]); }},
+    {"PORTSHMEM_RDMA_NET", "enum", "auto", "auto, ibverbs or mpi (any case)",
+     "Network behind the RDMA proxy: ibverbs (RC queue pairs), mpi (MPI one-sided), or auto: ibverbs when a usable "
+     "device is found, else mpi.",
+     [](std::string_view text, config& out) {
+       return read_enum(text, kRdmaNetNames, out.rdma_net, "is not a network");
+     },
+     [](const config& c) { return std::string(kRdmaNetNames[static_cast<std::size_t>(c.rdma_net)]); }},
 };
 
 // Quotes a user's value for a message: escapes quotes and control bytes, and cuts very long values short.

@@ -24,6 +24,9 @@ enum class mps_choice { automatic, on, off };
 /// PORTSHMEM_RELAXED: whether device code may use the relaxed lowering (src/gpu/premises.hpp decides at init).
 enum class relaxed_choice { automatic, on, off };
 
+/// PORTSHMEM_RDMA_NET: the network behind the RDMA proxy (automatic: ibverbs when a usable device is found, else MPI).
+enum class rdma_net_choice { automatic, ibverbs, mpi };
+
 /// The runtime's settings, one field per registered variable; default_config() gives the documented defaults.
 struct config {
   std::size_t heap_size;      ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
@@ -34,6 +37,7 @@ struct config {
   mps_choice run_mps;         ///< PORTSHMEM_RUN_MPS: read by scripts/portshmem-run
   bool info;                  ///< PORTSHMEM_INFO: PE 0 prints the configuration and transport table at init
   relaxed_choice relaxed;     ///< PORTSHMEM_RELAXED: relaxed lowering where its premises hold (auto), always, never
+  rdma_net_choice rdma_net;   ///< PORTSHMEM_RDMA_NET: the RDMA proxy's network
   bool operator==(const config&) const = default;
 };
 

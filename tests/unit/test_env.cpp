@@ -20,6 +20,7 @@ namespace detail = portshmem::detail;
 using detail::config;
 using detail::log_level;
 using detail::mps_choice;
+using detail::rdma_net_choice;
 using detail::relaxed_choice;
 using detail::transport_choice;
 
@@ -82,6 +83,7 @@ TEST(Env, DefaultsWhenUnset) {
   EXPECT_EQ(c.device, -1);
   EXPECT_FALSE(c.info);
   EXPECT_EQ(c.relaxed, relaxed_choice::automatic);
+  EXPECT_EQ(c.rdma_net, rdma_net_choice::automatic);
   EXPECT_EQ(c, detail::default_config());
 }
 
@@ -248,6 +250,18 @@ TEST(Env, Relaxed) {
   }
 }
 
+TEST(Env, RdmaNet) {
+  const std::map<std::string, rdma_net_choice> cases = {
+      {"auto", rdma_net_choice::automatic},  {"Auto", rdma_net_choice::automatic},
+      {"ibverbs", rdma_net_choice::ibverbs}, {"IBVERBS", rdma_net_choice::ibverbs},
+      {"mpi", rdma_net_choice::mpi},         {" MPI ", rdma_net_choice::mpi}};
+  for (const auto& [text, choice] : cases) EXPECT_EQ(load_ok("PORTSHMEM_RDMA_NET", text).rdma_net, choice) << text;
+  for (const char* text : {"verbs", "ib", "ucx", "tcp", "1", "mpi,ibverbs", "automatic"}) {
+    const std::string error = load_bad("PORTSHMEM_RDMA_NET", text);
+    EXPECT_NE(error.find("is not a network; accepted: auto, ibverbs or mpi"), std::string::npos) << error;
+  }
+}
+
 TEST(Env, InvalidArguments) {
   config c{};
   EXPECT_EQ(detail::load_config(env({}), nullptr, nullptr), PORTSHMEM_ERR_INVALID_ARG);
@@ -280,18 +294,20 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 8u);
+  EXPECT_EQ(names.size(), 9u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
 }
 
 TEST(Env, DescribeConfigRoundTrips) {
   config custom{3 * kMiB, log_level::trace, transport_choice::rdma, 1500 * 1'000'000, 2, mps_choice::off, true};
   custom.relaxed = relaxed_choice::off;
+  custom.rdma_net = rdma_net_choice::mpi;
   const std::string text = detail::describe_config(custom);
   EXPECT_NE(text.find("PORTSHMEM_HEAP_SIZE=3M (default 1G)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_TIMEOUT=1500ms (default 0)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_INFO=1 (default 0)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_RELAXED=off (default auto)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("PORTSHMEM_RDMA_NET=mpi (default auto)\n"), std::string::npos) << text;
 
   // Every line's value, fed back as the environment, reproduces the configuration.
   std::map<std::string, std::string> vars;

@@ -54,7 +54,8 @@ class network {
   virtual portshmem_status_t get(int pe, std::uint64_t remote, void* local, std::size_t bytes,
                                  std::uint32_t qualifier) = 0;
   /// An atomic on pe's heap at offset remote, atomic with every other atomic of this network on that location. A
-  /// fetching kind's previous value is in *fetched after complete_local(pe) (fetched may be null otherwise).
+  /// fetching kind's previous value, zero-extended, is in *fetched after complete_local(pe) (fetched may be null
+  /// otherwise).
   virtual portshmem_status_t atomic(int pe, std::uint64_t remote, const amo_request& op, std::uint64_t* fetched,
                                     std::uint32_t qualifier) = 0;
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what portshmem needs on Debian 12 / Ubuntu with apt, if it is missing: a C++20 compiler, CMake, Ninja,
-# pkg-config, Open MPI, GoogleTest (not needed when PORTSHMEM_GTEST_SOURCE names a GoogleTest source tree).
+# pkg-config, Open MPI, GoogleTest (not needed when PORTSHMEM_GTEST_SOURCE names a GoogleTest source tree), and
+# libibverbs' headers and library (the ibverbs network is built and unit-tested against a fake NIC; no device needed).
 # With --amd also clang-19, clang-tools-19 (its offload bundler), lld-19 and Debian's HIP headers (to build the amd
 # platform); nvcc comes with CUDA.
 set -euo pipefail
@@ -11,6 +12,7 @@ command -v g++ >/dev/null || need+=(g++)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v mpicxx >/dev/null || need+=(libopenmpi-dev openmpi-bin)
 [ -f /usr/include/gtest/gtest.h ] || [ -n "${PORTSHMEM_GTEST_SOURCE:-}" ] || need+=(libgtest-dev)
+[ -f /usr/include/infiniband/verbs.h ] || need+=(libibverbs-dev)
 if [ "${1:-}" = "--amd" ]; then
   command -v clang++-19 >/dev/null || need+=(clang-19)
   command -v clang-offload-bundler-19 >/dev/null || [ -x /usr/lib/llvm-19/bin/clang-offload-bundler ] || need+=(clang-tools-19)

@@ -23,6 +23,8 @@ class bounce_pool {
   /// Makes all of the pool free again: only once nothing taken from it is still in use.
   void reset() { used_ = 0; }
   std::size_t capacity() const { return bytes_; }
+  /// The pool's memory, for networks that register it with a NIC.
+  void* base() const { return base_; }
   bool empty() const { return used_ == 0; }
 
   /// Copies between any two of host memory, pinned memory and GPU memory (hipMemcpyDefault).

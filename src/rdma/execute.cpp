@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "portshmem/gpu_runtime.hpp"
+#include "rdma/staging.hpp"
 
 namespace portshmem::rdma {
 namespace {
@@ -23,9 +23,7 @@ portshmem_status_t malformed(std::string* why, const char* what) {
 /// Writes width bytes of a fetched value to a local address (device memory on GPU platforms). Little-endian: the
 /// low bytes of the 64-bit value are the 4-byte value.
 portshmem_status_t write_fetched(std::uint64_t local, std::uint64_t value, unsigned width, std::string* why) {
-  if (hipMemcpy(reinterpret_cast<void*>(local), &value, width, hipMemcpyDefault) == hipSuccess) {
-    return PORTSHMEM_SUCCESS;
-  }
+  if (bounce_pool::copy(reinterpret_cast<void*>(local), &value, width) == PORTSHMEM_SUCCESS) return PORTSHMEM_SUCCESS;
   *why = "could not write the fetched value to its local destination";
   return PORTSHMEM_ERR_GPU;
 }

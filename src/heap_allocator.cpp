@@ -5,8 +5,9 @@
 
 namespace portshmem::detail {
 
-heap_allocator::heap_allocator(std::size_t capacity) : capacity_(capacity) {
-  if (capacity_ != 0) free_.emplace(0, capacity_);
+heap_allocator::heap_allocator(std::size_t begin, std::size_t end)
+    : begin_(begin), capacity_(end > begin ? end - begin : 0) {
+  if (capacity_ != 0) free_.emplace(begin_, capacity_);
 }
 
 std::optional<std::size_t> heap_allocator::allocate(std::size_t size, std::size_t alignment) {
@@ -65,6 +66,14 @@ std::optional<std::size_t> heap_allocator::block_size(std::size_t offset) const 
   const auto live = live_.find(offset);
   if (live == live_.end()) return std::nullopt;
   return live->second;
+}
+
+std::optional<std::size_t> heap_allocator::block_containing(std::size_t offset) const {
+  auto after = live_.upper_bound(offset); // the first block starting past offset; the one before may hold it
+  if (after == live_.begin()) return std::nullopt;
+  const auto block = std::prev(after);
+  if (offset - block->first >= block->second) return std::nullopt;
+  return block->first;
 }
 
 std::size_t heap_allocator::largest_free() const {

@@ -12,7 +12,10 @@ namespace portshmem::detail {
 class heap_allocator {
  public:
   /// Manages offsets [0, capacity), all free.
-  explicit heap_allocator(std::size_t capacity);
+  explicit heap_allocator(std::size_t capacity) : heap_allocator(0, capacity) {}
+  /// Manages offsets [begin, end), all free; offsets below begin (a reserved front) are never handed out, so an
+  /// offset's alignment stays a property of the offset itself. Nothing is managed when end <= begin.
+  heap_allocator(std::size_t begin, std::size_t end);
 
   /// True when alignment is a power of two (1, 2, 4, ...), the only alignments allocate() accepts.
   static bool valid_alignment(std::size_t alignment) { return alignment != 0 && (alignment & (alignment - 1)) == 0; }
@@ -27,7 +30,12 @@ class heap_allocator {
   /// Size of the live block starting at offset; nullopt when offset is not the start of a live block.
   std::optional<std::size_t> block_size(std::size_t offset) const;
 
-  /// Bytes managed, as given to the constructor.
+  /// Start of the live block that contains offset (its first byte included); nullopt when offset is in no live block.
+  std::optional<std::size_t> block_containing(std::size_t offset) const;
+
+  /// First offset managed (0, or the end of the reserved front).
+  std::size_t begin() const { return begin_; }
+  /// Bytes managed: end - begin as given to the constructor.
   std::size_t capacity() const { return capacity_; }
   /// Sum of the sizes of live blocks (alignment padding is not counted: it stays free).
   std::size_t bytes_in_use() const { return in_use_; }
@@ -39,6 +47,7 @@ class heap_allocator {
   std::size_t free_ranges() const { return free_.size(); }
 
  private:
+  std::size_t begin_;
   std::size_t capacity_;
   std::size_t in_use_ = 0;
   // Free ranges by start offset -> length; never empty-length, never adjacent (they coalesce on release).

@@ -132,6 +132,60 @@ TEST(HeapAllocator, DoubleFreeAndInteriorOffsetsAreRejected) {
   EXPECT_EQ(heap.bytes_in_use(), 128u);
 }
 
+TEST(HeapAllocator, ReservedFrontIsNeverHandedOutOrFreed) {
+  constexpr std::size_t kFront = 64 * 1024, kEnd = std::size_t{8} << 20;
+  heap_allocator heap(kFront, kEnd);
+  EXPECT_EQ(heap.begin(), kFront);
+  EXPECT_EQ(heap.capacity(), kEnd - kFront);
+  EXPECT_EQ(heap.largest_free(), kEnd - kFront);
+  EXPECT_EQ(heap.allocate(1, 1), kFront); // the first offset past the front, never one inside it
+  for (std::size_t offset : {std::size_t{0}, std::size_t{8}, kFront - 1}) {
+    EXPECT_FALSE(heap.release(offset)) << offset;
+    EXPECT_EQ(heap.block_size(offset), std::nullopt) << offset;
+    EXPECT_EQ(heap.block_containing(offset), std::nullopt) << offset;
+  }
+  EXPECT_EQ(heap.allocate(kEnd - kFront, 1), std::nullopt); // the whole capacity no longer fits: one byte is live
+  EXPECT_EQ(heap.live_blocks(), 1u);
+  heap_allocator empty(kFront, kFront), inverted(kFront, 16);
+  EXPECT_EQ(empty.capacity(), 0u);
+  EXPECT_EQ(inverted.capacity(), 0u);
+  EXPECT_EQ(inverted.allocate(1, 1), std::nullopt);
+}
+
+// Alignment is a property of the offset, counted from offset 0 (the heap base), not from the end of the front: a
+// 2 MiB alignment past a 64 KiB front lands on 2 MiB, and the front's end is aligned only to what it is.
+TEST(HeapAllocator, AlignmentCountsFromOffsetZeroPastAReservedFront) {
+  constexpr std::size_t kFront = 64 * 1024, kMiB = std::size_t{1} << 20;
+  heap_allocator heap(kFront, 16 * kMiB);
+  for (std::size_t alignment = 1; alignment <= 2 * kMiB; alignment *= 2) {
+    const auto offset = heap.allocate(3, alignment);
+    ASSERT_TRUE(offset.has_value()) << alignment;
+    EXPECT_EQ(*offset % alignment, 0u) << alignment;
+    EXPECT_GE(*offset, kFront) << alignment;
+  }
+  heap_allocator fresh(kFront, 16 * kMiB);
+  EXPECT_EQ(fresh.allocate(1, 128 * 1024), 128u * 1024); // the first 128 KiB boundary past the front
+  EXPECT_EQ(fresh.allocate(1, 4 * kMiB), 4 * kMiB);
+  EXPECT_EQ(fresh.allocate(1, 1), kFront); // the padding in front of both stays free
+}
+
+TEST(HeapAllocator, BlockContainingFindsTheStartOfAnyInteriorOffset) {
+  heap_allocator heap(4096);
+  const auto a = heap.allocate(100, 1);
+  const auto b = heap.allocate(1, 1);
+  const auto c = heap.allocate(50, 64);
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(heap.block_containing(*a), a);
+  EXPECT_EQ(heap.block_containing(*a + 99), a);
+  EXPECT_EQ(heap.block_containing(*b), b);
+  EXPECT_EQ(heap.block_containing(*b + 1), std::nullopt); // padding before c: free
+  EXPECT_EQ(heap.block_containing(*c + 49), c);
+  EXPECT_EQ(heap.block_containing(*c + 50), std::nullopt);
+  EXPECT_EQ(heap.block_containing(kMax), std::nullopt);
+  ASSERT_TRUE(heap.release(*a));
+  EXPECT_EQ(heap.block_containing(*a + 5), std::nullopt); // freed: no block holds it any more
+}
+
 TEST(HeapAllocator, HugeSizesDoNotWrap) {
   heap_allocator heap(1 << 20);
   EXPECT_EQ(heap.allocate(kMax, 1), std::nullopt);

@@ -13,10 +13,15 @@
 
 namespace portshmem::detail {
 
+/// Every backend's local() is aligned to this, on every PE: then an allocation offset aligned to any power of two up
+/// to it gives addresses aligned alike everywhere, and alignment is decided from offsets alone. It is also the
+/// largest alignment portshmem_align accepts (docs/api.md).
+inline constexpr std::size_t kHeapBaseAlignment = std::size_t{2} << 20;
+
 class heap_backend {
  public:
   virtual ~heap_backend() = default;
-  /// This PE's heap (device memory on GPUs), heap_size bytes, zeroed at creation.
+  /// This PE's heap (device memory on GPUs), heap_size bytes, zeroed at creation, aligned to kHeapBaseAlignment.
   virtual char* local() const = 0;
   /// Which mechanism maps peers ("posix-shm", "gpu-ipc"), for logs and portshmem-info.
   virtual const char* name() const = 0;

@@ -2,6 +2,7 @@
 // the device handle.
 #include <unistd.h>
 
+#include <cstdint>
 #include <string>
 
 #include "gpu/device_state.hpp"
@@ -71,7 +72,12 @@ portshmem_status_t start(const void* comm, bool init_mpi) {
   if (auto s = make_mpi_bootstrap(comm, init_mpi, &rt->boot); s != PORTSHMEM_SUCCESS) return s;
   log_set_pe(rt->boot->rank());
   if (auto s = make_heap_backend(*rt->boot, rt->cfg, &rt->heap, &rt->peer_heaps); s != PORTSHMEM_SUCCESS) return s;
-  portshmem_status_t status = choose_transports(*rt);
+  portshmem_status_t status = PORTSHMEM_SUCCESS;
+  if (reinterpret_cast<std::uintptr_t>(rt->heap->local()) % kHeapBaseAlignment != 0) {
+    status = PORTSHMEM_FAIL(PORTSHMEM_ERR_SYSTEM, "the %s heap at %p is not aligned to %zu bytes (a portshmem bug)",
+                            rt->heap->name(), static_cast<void*>(rt->heap->local()), kHeapBaseAlignment);
+  }
+  if (status == PORTSHMEM_SUCCESS) status = choose_transports(*rt);
   if (status == PORTSHMEM_SUCCESS) status = build_device_handle(*rt);
   if (auto s = agree_status(*rt->boot, status); s != PORTSHMEM_SUCCESS) {
     release_device_handle(*rt);
@@ -82,7 +88,7 @@ portshmem_status_t start(const void* comm, bool init_mpi) {
     release_device_handle(*rt);
     return s;
   }
-  rt->allocator = heap_allocator(rt->cfg.heap_size - kInternalHeapBytes);
+  rt->allocator = heap_allocator(kInternalHeapBytes, rt->cfg.heap_size); // offsets count from the heap base
   if (rt->cfg.info && rt->boot->rank() == 0) print_info(*rt);
   PORTSHMEM_LOG(info, "initialized: %d PEs, %zu-byte heaps (%s)", rt->boot->size(), rt->cfg.heap_size,
                 rt->heap->name());

@@ -44,19 +44,21 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
   if (s == PORTSHMEM_SUCCESS) s = argument_status;
   if (s != PORTSHMEM_SUCCESS) return set_last_status(s), nullptr;
   if (size == 0) return set_last_status(PORTSHMEM_SUCCESS), nullptr; // OpenSHMEM: a zero-size request gives NULL
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+  if (!heap_allocator::valid_alignment(alignment)) {
     set_last_status(
         PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", call, alignment));
     return nullptr;
   }
-  // The heap base is page aligned and the internal area is a multiple of any alignment up to 64 KiB; beyond that
-  // offsets alone cannot promise alignment of the address.
-  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(rt->heap->local()) + kInternalHeapBytes;
-  if (base % alignment != 0) {
-    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu exceeds what the heap base offers",
-                                   call, alignment));
+  // Every verdict depends only on values the PEs agreed on and on the allocator, which is identical everywhere.
+  if (alignment > kHeapBaseAlignment) {
+    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
+                                   "%s: alignment %zu is above the largest supported, %zu (2 MiB); nothing was "
+                                   "allocated",
+                                   call, alignment, kHeapBaseAlignment));
     return nullptr;
   }
+  // Offsets count from the heap base, which is aligned to kHeapBaseAlignment on every PE: an aligned offset is an
+  // aligned address everywhere.
   const auto offset = rt->allocator.allocate(size, alignment);
   if (!offset) {
     set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
@@ -66,7 +68,7 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
                                    rt->allocator.largest_free()));
     return nullptr;
   }
-  char* p = reinterpret_cast<char*>(base) + *offset;
+  char* p = rt->heap->local() + *offset;
   if (zero) {
     portshmem_status_t cleared = PORTSHMEM_SUCCESS;
     if (hipMemset(p, 0, size) != hipSuccess || hipDeviceSynchronize() != hipSuccess) {
@@ -119,9 +121,9 @@ portshmem_status_t portshmem_free(void* ptr) {
   // Compared across PEs as heap offsets; NULL and addresses outside the heap get fixed codes, so every PE passing
   // the same kind of argument agrees and a mix of kinds is a mismatch.
   constexpr std::uint64_t kNull = ~std::uint64_t(0), kOutside = kNull - 1;
-  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(rt->heap->local()) + kInternalHeapBytes;
-  const std::uintptr_t raw = reinterpret_cast<std::uintptr_t>(ptr) - base;
-  const std::uint64_t offset = !ptr ? kNull : raw < rt->allocator.capacity() ? std::uint64_t(raw) : kOutside;
+  const std::uintptr_t raw =
+      reinterpret_cast<std::uintptr_t>(ptr) - reinterpret_cast<std::uintptr_t>(rt->heap->local());
+  const std::uint64_t offset = !ptr ? kNull : raw < rt->cfg.heap_size ? std::uint64_t(raw) : kOutside;
   if (auto s = same_everywhere(*rt, offset, "portshmem_free", "blocks (heap offsets)"); s != PORTSHMEM_SUCCESS) {
     return s;
   }

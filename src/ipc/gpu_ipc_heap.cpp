@@ -1,6 +1,9 @@
 // GPU heaps: each PE allocates its heap on its GPU and shares it with the PEs of its node through IPC memory
 // handles (cudaIpc / hipIpc), exchanged over the bootstrap. PE -> GPU is local rank modulo the GPU count unless
-// PORTSHMEM_DEVICE says otherwise; several PEs may share a GPU (then MPS keeps their kernels concurrent).
+// PORTSHMEM_DEVICE says otherwise; several PEs may share a GPU (then MPS keeps their kernels concurrent). The
+// allocation is kHeapBaseAlignment larger than the heap, which starts at its first aligned address; a handle opens
+// the whole allocation, so each PE's distance from allocation to heap travels with its handle.
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -23,7 +26,7 @@ class gpu_ipc_heap final : public heap_backend {
   explicit gpu_ipc_heap(std::size_t size) : size_(size) {}
   ~gpu_ipc_heap() override {
     for (char* p : opened_) (void)hipIpcCloseMemHandle(p); // teardown: nothing to do about a failure
-    if (local_) (void)hipFree(local_);
+    if (allocation_) (void)hipFree(allocation_);
   }
   char* local() const override { return local_; }
   const char* name() const override { return "gpu-ipc"; }
@@ -32,11 +35,12 @@ class gpu_ipc_heap final : public heap_backend {
   portshmem_status_t start(bootstrap& boot, const config& cfg, std::vector<char*>* peers) {
     portshmem_status_t status = create(boot, cfg);
     // Handles travel even when this PE failed (zeroed), so every PE reaches the same collective calls.
-    hipIpcMemHandle_t mine;
+    shared_heap mine;
     std::memset(&mine, 0, sizeof mine);
-    if (status == PORTSHMEM_SUCCESS) status = export_handle(&mine);
-    std::vector<hipIpcMemHandle_t> handles(boot.size());
-    if (auto s = boot.allgather(&mine, handles.data(), sizeof mine); s != PORTSHMEM_SUCCESS) return s;
+    if (status == PORTSHMEM_SUCCESS) status = export_handle(&mine.handle);
+    mine.heap_offset = std::uint64_t(local_ - allocation_);
+    std::vector<shared_heap> shared(boot.size());
+    if (auto s = boot.allgather(&mine, shared.data(), sizeof mine); s != PORTSHMEM_SUCCESS) return s;
     status = agree_status(boot, status);
     if (status != PORTSHMEM_SUCCESS) return status;
 
@@ -47,7 +51,7 @@ class gpu_ipc_heap final : public heap_backend {
         continue;
       }
       void* p = nullptr;
-      if (hipError_t e = hipIpcOpenMemHandle(&p, handles[r], hipIpcMemLazyEnablePeerAccess); e != hipSuccess) {
+      if (hipError_t e = hipIpcOpenMemHandle(&p, shared[r].handle, hipIpcMemLazyEnablePeerAccess); e != hipSuccess) {
         status = PORTSHMEM_FAIL(PORTSHMEM_ERR_UNREACHABLE,
                                 "opening PE %d's heap (IPC handle) on GPU %d failed: %s; its GPU may have no peer "
                                 "access to this one",
@@ -55,12 +59,18 @@ class gpu_ipc_heap final : public heap_backend {
         break;
       }
       opened_.push_back(static_cast<char*>(p));
-      (*peers)[r] = static_cast<char*>(p);
+      (*peers)[r] = static_cast<char*>(p) + shared[r].heap_offset;
     }
     return agree_status(boot, status);
   }
 
  private:
+  /// What a PE tells its node peers: the handle of its allocation and where in it the heap starts.
+  struct shared_heap {
+    hipIpcMemHandle_t handle;
+    std::uint64_t heap_offset;
+  };
+
   portshmem_status_t create(bootstrap& boot, const config& cfg) {
     int count = 0;
     PORTSHMEM_GPU_CHECK(hipGetDeviceCount(&count));
@@ -78,24 +88,33 @@ class gpu_ipc_heap final : public heap_backend {
                     sharing);
     }
     void* p = nullptr;
-    if (hipError_t e = portshmem_malloc_heap(&p, size_); e != hipSuccess) {
+    if (size_ > SIZE_MAX - kHeapBaseAlignment) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
+                            "a %zu-byte symmetric heap cannot be allocated; lower "
+                            "PORTSHMEM_HEAP_SIZE",
+                            size_);
+    }
+    if (hipError_t e = portshmem_malloc_heap(&p, size_ + kHeapBaseAlignment); e != hipSuccess) {
       return PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
                             "allocating the %zu-byte symmetric heap on GPU %d failed: %s (PORTSHMEM_HEAP_SIZE sets it)",
                             size_, device_, hipGetErrorString(e));
     }
-    local_ = static_cast<char*>(p);
+    allocation_ = static_cast<char*>(p);
+    const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(p);
+    local_ = allocation_ + ((kHeapBaseAlignment - start % kHeapBaseAlignment) % kHeapBaseAlignment);
     PORTSHMEM_GPU_CHECK(hipMemset(local_, 0, size_));
     PORTSHMEM_GPU_CHECK(hipDeviceSynchronize());
     return PORTSHMEM_SUCCESS;
   }
 
   portshmem_status_t export_handle(hipIpcMemHandle_t* handle) {
-    PORTSHMEM_GPU_CHECK(hipIpcGetMemHandle(handle, local_));
+    PORTSHMEM_GPU_CHECK(hipIpcGetMemHandle(handle, allocation_));
     return PORTSHMEM_SUCCESS;
   }
 
   std::size_t size_;
   int device_ = -1;
+  char* allocation_ = nullptr; // what portshmem_malloc_heap returned; the heap starts kHeapBaseAlignment-aligned in it
   char* local_ = nullptr;
   std::vector<char*> opened_;
 };

@@ -81,12 +81,36 @@ class shm_heap final : public heap_backend {
   }
 
  private:
+  // Maps the segment at an address aligned to kHeapBaseAlignment: reserves that much more address space than the
+  // heap needs, maps the segment over the aligned part of the reservation and gives the rest back.
   char* map(int fd, const std::string& name, portshmem_status_t* status) {
-    void* m = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE));
+    if (size_ > SIZE_MAX - kHeapBaseAlignment - page) {
+      *status =
+          PORTSHMEM_FAIL(PORTSHMEM_ERR_SYSTEM, "a %zu-byte heap cannot be mapped; lower PORTSHMEM_HEAP_SIZE", size_);
+      return nullptr;
+    }
+    const std::size_t span = (size_ + page - 1) / page * page;
+    const std::size_t reserved = span + kHeapBaseAlignment;
+    void* r = mmap(nullptr, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) {
+      *status = PORTSHMEM_FAIL(PORTSHMEM_ERR_SYSTEM, "reserving %zu bytes of address space for %s: %s", reserved,
+                               name.c_str(), std::strerror(errno));
+      return nullptr;
+    }
+    const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(r);
+    const std::uintptr_t aligned = (start + kHeapBaseAlignment - 1) / kHeapBaseAlignment * kHeapBaseAlignment;
+    void* m = mmap(reinterpret_cast<void*>(aligned), size_, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_FIXED | MAP_NORESERVE, fd, 0);
     if (m == MAP_FAILED) {
       *status =
           PORTSHMEM_FAIL(PORTSHMEM_ERR_SYSTEM, "mmap of %zu bytes (%s): %s", size_, name.c_str(), std::strerror(errno));
+      munmap(r, reserved);
       return nullptr;
+    }
+    if (aligned > start) munmap(r, aligned - start);
+    if (start + reserved > aligned + span) {
+      munmap(reinterpret_cast<void*>(aligned + span), start + reserved - (aligned + span));
     }
     mappings_.push_back(m);
     return static_cast<char*>(m);

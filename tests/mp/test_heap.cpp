@@ -1,8 +1,12 @@
 // Collective allocation across PEs: symmetric offsets, zeroing, alignment, exhaustion, mismatched requests (which
 // fail on every PE and allocate nothing), overflow, and frees that are not symmetric.
+#include <mpi.h>
+
+#include <cstddef>
 #include <limits>
 
 #include "mp_test.hpp"
+#include "portshmem/detail/internal_area.hpp"
 
 namespace {
 
@@ -15,6 +19,52 @@ std::uintptr_t offset_of(const void* p) {
 PORTSHMEM_GLOBAL void gather_offsets(portshmem::ctx c, unsigned long long* table, unsigned long long v) {
   for (int pe = 0; pe < c.n_pes; ++pe) portshmem::p(c, table + c.my_pe, v, pe);
   portshmem::barrier_all(c);
+}
+
+/// Every PE's value of v, gathered on the host (MPI), to compare what each PE got.
+std::vector<unsigned long long> everyone(unsigned long long v) {
+  std::vector<unsigned long long> all(std::size_t(mp::npes()));
+  EXPECT_EQ(MPI_Allgather(&v, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD),
+            MPI_SUCCESS);
+  return all;
+}
+
+/// Checks that every PE saw the same value as this one.
+void expect_same_everywhere(unsigned long long v, const char* what) {
+  const auto all = everyone(v);
+  for (int pe = 0; pe < mp::npes(); ++pe) EXPECT_EQ(all[std::size_t(pe)], v) << what << " of PE " << pe;
+}
+
+constexpr std::size_t kMaxAlignment = std::size_t{2} << 20; // docs/api.md: portshmem_align up to 2 MiB
+
+TEST(Heap, EveryPowerOfTwoAlignmentUpToTheMaximumGivesOneOffsetEverywhere) {
+  std::vector<void*> blocks;
+  for (std::size_t alignment = 1; alignment <= kMaxAlignment; alignment *= 2) {
+    // An odd size first, so the next free offset is unaligned and every alignment has padding to do.
+    blocks.push_back(portshmem_malloc(3));
+    void* p = portshmem_align(alignment, 5);
+    const portshmem_status_t s = portshmem_last_status();
+    EXPECT_EQ(s, PORTSHMEM_SUCCESS) << "alignment " << alignment;
+    expect_same_everywhere((unsigned long long)s, "status");
+    expect_same_everywhere(p ? (unsigned long long)offset_of(p) : ~0ull, "offset");
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignment, 0u) << "alignment " << alignment;
+    if (p) blocks.push_back(p);
+  }
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) EXPECT_EQ(portshmem_free(*it), PORTSHMEM_SUCCESS);
+}
+
+TEST(Heap, AlignmentsAboveTheMaximumFailAlikeAndTakeNothing) {
+  void* before = portshmem_malloc(512);
+  for (std::size_t alignment : {2 * kMaxAlignment, std::size_t{1} << 30, std::size_t{1} << 63}) {
+    EXPECT_EQ(portshmem_align(alignment, 64), nullptr) << alignment;
+    EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_ARG) << alignment;
+    expect_same_everywhere((unsigned long long)portshmem_last_status(), "status");
+  }
+  void* after = portshmem_malloc(512);
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(offset_of(after), offset_of(before) + 512);
+  EXPECT_EQ(portshmem_free(after), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(before), PORTSHMEM_SUCCESS);
 }
 
 TEST(Heap, AllocationsHaveTheSameOffsetOnEveryPE) {

@@ -1,6 +1,7 @@
 // Collective allocation of symmetric memory. Every PE runs the same deterministic allocator, so a block has the same
 // offset everywhere; before allocating, the PEs compare their requests, and a mismatch fails on every PE (nothing is
 // allocated anywhere) instead of silently breaking symmetry.
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -29,7 +30,34 @@ portshmem_status_t same_everywhere(runtime& rt, std::uint64_t v, const char* cal
       call, what, lo_pe, (unsigned long long)lo, hi_pe, (unsigned long long)hi, (unsigned long long)v);
 }
 
+/// Why arguments every PE passed alike cannot be allocated (the same verdict on every PE), or PORTSHMEM_SUCCESS.
+portshmem_status_t check_request(const runtime& rt, std::size_t size, std::size_t alignment, const char* call) {
+  if (!heap_allocator::valid_alignment(alignment)) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", call, alignment);
+  }
+  if (alignment > kHeapBaseAlignment) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
+                          "%s: alignment %zu is above the largest supported, %zu (2 MiB); nothing was allocated", call,
+                          alignment, kHeapBaseAlignment);
+  }
+  if (size > std::size_t(std::numeric_limits<std::ptrdiff_t>::max())) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
+                          "%s(%zu): the size is above PTRDIFF_MAX, larger than any heap (a negative number converted "
+                          "to size_t?)",
+                          call, size);
+  }
+  if (size > rt.allocator.capacity()) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
+                          "%s(%zu): larger than the whole symmetric heap (%zu bytes for allocations); raise "
+                          "PORTSHMEM_HEAP_SIZE",
+                          call, size, rt.allocator.capacity());
+  }
+  return PORTSHMEM_SUCCESS;
+}
+
 /// Collective allocation; a PE whose arguments already failed (overflow) still takes part, so no PE waits forever.
+/// Every verdict below depends only on values the PEs agreed on and on the allocator, which is identical everywhere,
+/// so every PE returns the same block or the same status.
 void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* call,
                portshmem_status_t argument_status = PORTSHMEM_SUCCESS) {
   runtime* rt = current();
@@ -42,28 +70,16 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
   portshmem_status_t s = same_everywhere(*rt, size, call, "sizes");
   if (s == PORTSHMEM_SUCCESS) s = same_everywhere(*rt, alignment, call, "alignments");
   if (s == PORTSHMEM_SUCCESS) s = argument_status;
+  if (s == PORTSHMEM_SUCCESS) s = check_request(*rt, size, alignment, call); // the alignment even for size 0
   if (s != PORTSHMEM_SUCCESS) return set_last_status(s), nullptr;
   if (size == 0) return set_last_status(PORTSHMEM_SUCCESS), nullptr; // OpenSHMEM: a zero-size request gives NULL
-  if (!heap_allocator::valid_alignment(alignment)) {
-    set_last_status(
-        PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", call, alignment));
-    return nullptr;
-  }
-  // Every verdict depends only on values the PEs agreed on and on the allocator, which is identical everywhere.
-  if (alignment > kHeapBaseAlignment) {
-    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
-                                   "%s: alignment %zu is above the largest supported, %zu (2 MiB); nothing was "
-                                   "allocated",
-                                   call, alignment, kHeapBaseAlignment));
-    return nullptr;
-  }
   // Offsets count from the heap base, which is aligned to kHeapBaseAlignment on every PE: an aligned offset is an
   // aligned address everywhere.
   const auto offset = rt->allocator.allocate(size, alignment);
   if (!offset) {
     set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
-                                   "%s(%zu) failed: symmetric heap exhausted (%zu of %zu bytes in use, largest free "
-                                   "range %zu); raise PORTSHMEM_HEAP_SIZE",
+                                   "%s(%zu) failed: no free range of the symmetric heap fits it (%zu of %zu bytes in "
+                                   "use, largest free range %zu); free blocks or raise PORTSHMEM_HEAP_SIZE",
                                    call, size, rt->allocator.bytes_in_use(), rt->allocator.capacity(),
                                    rt->allocator.largest_free()));
     return nullptr;
@@ -83,6 +99,27 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
   PORTSHMEM_LOG(trace, "%s(%zu) -> offset %zu", call, size, *offset);
   set_last_status(PORTSHMEM_SUCCESS);
   return p;
+}
+
+/// Why ptr (at heap offset offset, every PE alike) is not a block portshmem_free can free, or PORTSHMEM_SUCCESS.
+portshmem_status_t check_free(const runtime& rt, const void* ptr, std::size_t offset) {
+  if (offset < kInternalHeapBytes) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC,
+                          "portshmem_free(%p): an address in the first %zu bytes of the heap, which portshmem reserves "
+                          "for itself; no allocation returns it",
+                          ptr, kInternalHeapBytes);
+  }
+  if (rt.allocator.block_size(offset)) return PORTSHMEM_SUCCESS;
+  if (const auto start = rt.allocator.block_containing(offset)) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC,
+                          "portshmem_free(%p): %zu bytes into the block at %p; pass the pointer the allocation "
+                          "returned; nothing was freed",
+                          ptr, offset - *start, static_cast<const void*>(rt.heap->local() + *start));
+  }
+  return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC,
+                        "portshmem_free(%p): no live block starts there (freed already, or never returned by "
+                        "portshmem_malloc/calloc/align); nothing was freed",
+                        ptr);
 }
 
 } // namespace
@@ -131,12 +168,11 @@ portshmem_status_t portshmem_free(void* ptr) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC, "portshmem_free(%p): not an address in the symmetric heap", ptr);
   }
   if (!ptr) return PORTSHMEM_SUCCESS;
+  // Judged before the barrier, from the allocator every PE holds alike: a bad free fails everywhere, frees nothing.
+  if (auto s = check_free(*rt, ptr, std::size_t(offset)); s != PORTSHMEM_SUCCESS) return s;
   // Wait until no PE can still be touching the block through a put in flight, then free it everywhere.
   if (auto s = portshmem_barrier_all(); s != PORTSHMEM_SUCCESS) return s;
-  if (!rt->allocator.release(offset)) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC,
-                          "portshmem_free(%p): not the start of a live block of the symmetric heap", ptr);
-  }
+  rt->allocator.release(std::size_t(offset)); // cannot fail: check_free found the block
   return PORTSHMEM_SUCCESS;
 }
 

@@ -60,6 +60,8 @@ TEST(Heap, AlignmentsAboveTheMaximumFailAlikeAndTakeNothing) {
     EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_ARG) << alignment;
     expect_same_everywhere((unsigned long long)portshmem_last_status(), "status");
   }
+  EXPECT_EQ(portshmem_align(3, 0), nullptr); // a bad alignment is refused even for size 0
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_ARG);
   void* after = portshmem_malloc(512);
   ASSERT_NE(after, nullptr);
   EXPECT_EQ(offset_of(after), offset_of(before) + 512);
@@ -118,14 +120,45 @@ TEST(Heap, MismatchedSizesFailOnEveryPE) {
 TEST(Heap, OverflowingCallocFails) {
   EXPECT_EQ(portshmem_calloc(std::numeric_limits<size_t>::max() / 2, 4), nullptr);
   EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_OVERFLOW);
-  EXPECT_EQ(portshmem_malloc(std::numeric_limits<size_t>::max()), nullptr);
-  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_OUT_OF_MEMORY);
+}
+
+TEST(Heap, NegativeSizesAreInvalidNotExhaustion) {
+  for (long long negative : {-1LL, -8LL, (long long)std::numeric_limits<std::ptrdiff_t>::min()}) {
+    EXPECT_EQ(portshmem_malloc(size_t(negative)), nullptr) << negative;
+    EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_ARG) << negative;
+    EXPECT_EQ(portshmem_align(64, size_t(negative)), nullptr) << negative;
+    EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_INVALID_ARG) << negative;
+  }
+}
+
+TEST(Heap, SizesPastTheHeapAreExhaustionOnEveryPE) {
+  portshmem::ctx c = mp::context();
+  const std::size_t usable = c.heap_size - portshmem::detail::kInternalHeapBytes;
+  void* small = portshmem_malloc(64);
+  for (std::size_t size : {usable + 1, std::size_t(c.heap_size), usable, usable - 32}) {
+    EXPECT_EQ(portshmem_malloc(size), nullptr) << size; // with 64 bytes live, not even the usable size fits
+    EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_OUT_OF_MEMORY) << size;
+    expect_same_everywhere((unsigned long long)portshmem_last_status(), "status");
+  }
+  EXPECT_EQ(portshmem_free(small), PORTSHMEM_SUCCESS);
 }
 
 TEST(Heap, ZeroSizeGivesNull) {
   EXPECT_EQ(portshmem_malloc(0), nullptr);
   EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_calloc(0, 8), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_align(4096, 0), nullptr);
+  EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
   EXPECT_EQ(portshmem_free(nullptr), PORTSHMEM_SUCCESS);
+  // Nothing was taken: the next block is where it would have been anyway.
+  void* a = portshmem_malloc(8);
+  EXPECT_EQ(portshmem_malloc(0), nullptr);
+  void* b = portshmem_malloc(8);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(offset_of(b), offset_of(a) + 256);
+  EXPECT_EQ(portshmem_free(b), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(a), PORTSHMEM_SUCCESS);
 }
 
 TEST(Heap, BadAlignmentAndBadFreeAreErrors) {
@@ -138,6 +171,42 @@ TEST(Heap, BadAlignmentAndBadFreeAreErrors) {
   EXPECT_EQ(portshmem_free(&local), PORTSHMEM_ERR_NOT_SYMMETRIC); // not in the heap, on every PE
   EXPECT_EQ(portshmem_free(block), PORTSHMEM_SUCCESS);
   EXPECT_EQ(portshmem_free(block), PORTSHMEM_ERR_NOT_SYMMETRIC); // double free
+}
+
+TEST(Heap, ForeignInteriorAndDoubleFreesFailAlikeAndChangeNothing) {
+  portshmem::ctx c = mp::context();
+  char* block = static_cast<char*>(portshmem_malloc(4096));
+  char* other = static_cast<char*>(portshmem_malloc(4096));
+  ASSERT_TRUE(block && other);
+  int local = 0;
+  char* peer_view = static_cast<char*>(portshmem_ptr(block, mp::next_pe())); // another PE's copy, mapped here
+  std::vector<void*> bad = {block + 1,
+                            block + 4095,
+                            other + 100,
+                            &local,
+                            c.heap,
+                            c.heap + 8,
+                            c.heap + portshmem::detail::kInternalHeapBytes - 1,
+                            c.heap + c.heap_size - 1, // free space at the heap's end
+                            c.heap + c.heap_size};    // one past it
+  if (mp::npes() > 1) bad.push_back(peer_view);
+  for (void* p : bad) {
+    const portshmem_status_t s = portshmem_free(p);
+    EXPECT_EQ(s, PORTSHMEM_ERR_NOT_SYMMETRIC) << "offset " << offset_of(p);
+    expect_same_everywhere((unsigned long long)s, "status");
+  }
+  // Nothing changed: both blocks are live (a new one goes after them), and each frees exactly once.
+  void* next = portshmem_malloc(16);
+  ASSERT_NE(next, nullptr);
+  EXPECT_EQ(offset_of(next), offset_of(other) + 4096);
+  EXPECT_EQ(portshmem_free(next), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(block), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(block), PORTSHMEM_ERR_NOT_SYMMETRIC); // double free
+  void* again = portshmem_malloc(4096);                          // the freed block is reused, once
+  EXPECT_EQ(again, static_cast<void*>(block));
+  EXPECT_EQ(portshmem_free(again), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(other), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(portshmem_free(other), PORTSHMEM_ERR_NOT_SYMMETRIC);
 }
 
 TEST(Heap, FreeOfDifferentBlocksFailsOnEveryPE) {

@@ -185,7 +185,10 @@ void* portshmem_ptr(const void* addr, int pe) {
   if (!rt) return set_last_status(PORTSHMEM_ERR_NOT_INITIALIZED), nullptr;
   if (pe < 0 || pe >= rt->boot->size()) return set_last_status(PORTSHMEM_ERR_INVALID_PE), nullptr;
   const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(rt->ctx.heap);
-  if (offset >= rt->cfg.heap_size) return set_last_status(PORTSHMEM_ERR_NOT_SYMMETRIC), nullptr;
+  // The reserved area at the heap start holds the runtime's own variables (barrier counters): not the user's.
+  if (offset >= rt->cfg.heap_size || offset < kInternalHeapBytes) {
+    return set_last_status(PORTSHMEM_ERR_NOT_SYMMETRIC), nullptr;
+  }
   if (!rt->peer_heaps[pe]) return set_last_status(PORTSHMEM_ERR_UNREACHABLE), nullptr;
   set_last_status(PORTSHMEM_SUCCESS);
   return rt->peer_heaps[pe] + offset;

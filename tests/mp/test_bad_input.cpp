@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "mp_test.hpp"
+#include "portshmem/detail/internal_area.hpp"
 
 namespace {
 
@@ -117,6 +118,20 @@ TEST(BadInput, HostPtrRejectsBadArguments) {
   EXPECT_EQ(portshmem_last_status(), PORTSHMEM_SUCCESS);
   EXPECT_EQ(portshmem_transport(-1), PORTSHMEM_TRANSPORT_NONE);
   EXPECT_EQ(portshmem_free(sym), PORTSHMEM_SUCCESS);
+}
+
+// The runtime's own variables (barrier counters) at the heap start are not the user's: no pointer to them is given.
+TEST(BadInput, HostPtrRefusesTheReservedArea) {
+  portshmem::ctx c = mp::context();
+  constexpr std::size_t kReserved = portshmem::detail::kInternalHeapBytes;
+  for (int pe = 0; pe < mp::npes(); ++pe) {
+    for (std::size_t offset : {std::size_t{0}, std::size_t{8}, kReserved / 2, kReserved - 1}) {
+      EXPECT_EQ(portshmem_ptr(c.heap + offset, pe), nullptr) << "offset " << offset << " on PE " << pe;
+      EXPECT_EQ(portshmem_last_status(), PORTSHMEM_ERR_NOT_SYMMETRIC);
+    }
+    EXPECT_NE(portshmem_ptr(c.heap + kReserved, pe), nullptr) << "the first byte past it is the user's";
+    EXPECT_EQ(portshmem_ptr(c.heap + c.heap_size, pe), nullptr) << "one past the heap";
+  }
 }
 
 } // namespace

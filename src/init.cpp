@@ -49,7 +49,9 @@ void print_info(const runtime& rt) {
     text += "  PE " + std::to_string(pe) + " (node " + std::to_string(rt.boot->node_of()[pe]) +
             "): " + portshmem_transport_string(rt.transports[pe]) + "\n";
   }
-  PORTSHMEM_LOG(error, "portshmem %s, %d PEs\n%s", PORTSHMEM_VERSION_STRING, rt.boot->size(), text.c_str());
+  // Asked for by name (PORTSHMEM_INFO): printed at INFO whatever PORTSHMEM_DEBUG says, never dressed up as an error.
+  log_print(log_level::info, __FILE__, __LINE__, "portshmem %s, %d PEs\n%s", PORTSHMEM_VERSION_STRING, rt.boot->size(),
+            text.c_str());
 }
 
 portshmem_status_t start(const void* comm, bool init_mpi) {

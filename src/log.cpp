@@ -141,6 +141,13 @@ void log_write(log_level level, const char* file, int line, const char* fmt, ...
   va_end(args);
 }
 
+void log_print(log_level level, const char* file, int line, const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  emit(level, file, line, nullptr, fmt, args);
+  va_end(args);
+}
+
 portshmem_status_t report(portshmem_status_t status, const char* file, int line, const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);

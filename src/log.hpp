@@ -39,6 +39,10 @@ void log_set_sink(std::function<void(std::string_view line)> sink);
 /// Formats and emits one line if level is enabled; file may be a full path, only its last component is shown.
 void log_write(log_level level, const char* file, int line, const char* fmt, ...) PORTSHMEM_PRINTF_FORMAT(4, 5);
 
+/// Emits one line with level's prefix whatever the level set: output the user asked for by name (PORTSHMEM_INFO),
+/// which must neither be hidden by PORTSHMEM_DEBUG nor be dressed up as an error to get through it.
+void log_print(log_level level, const char* file, int line, const char* fmt, ...) PORTSHMEM_PRINTF_FORMAT(4, 5);
+
 /// Logs "<status name>: <message>" at ERROR and returns status, so a failure is reported and returned in one
 /// statement: `return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_PE, "pe %d is outside [0, %d)", pe, n);`.
 portshmem_status_t report(portshmem_status_t status, const char* file, int line, const char* fmt, ...)

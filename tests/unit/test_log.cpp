@@ -106,6 +106,14 @@ TEST_F(Log, FailLogsStatusNameAndReturnsStatus) {
             "portshmem[PE 1] ERROR test_log.cpp:" + std::to_string(line) + ": invalid PE: pe 9 is outside [0, 4)");
 }
 
+TEST_F(Log, PrintEmitsAtItsOwnLevelWhateverTheFilter) {
+  detail::log_set_level(log_level::error); // PORTSHMEM_DEBUG=ERROR must not hide output asked for by name
+  detail::log_set_pe(0);
+  detail::log_print(log_level::info, "init.cpp", 50, "portshmem %s, %d PEs", "0.1.0", 4);
+  ASSERT_EQ(lines().size(), 1u);
+  EXPECT_EQ(lines()[0], "portshmem[PE 0] INFO init.cpp:50: portshmem 0.1.0, 4 PEs");
+}
+
 TEST_F(Log, LinesFromManyThreadsStayWhole) {
   constexpr int kThreads = 8, kLines = 500;
   std::vector<std::thread> threads;

@@ -1,0 +1,94 @@
+// Multi-process scenarios that need a process of their own (around init and finalize, or what a PE logs): one per
+// run, named by argv[1]. Every PE checks what it saw (status, log lines) and exits 0 only if that is what the
+// scenario expects, so the job fails if any PE saw something else, and a hang runs into the ctest TIMEOUT.
+// tests/CMakeLists.txt lists the runs.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <portshmem/portshmem.h>
+
+#include "log.hpp" // the runtime's log sink: the scenarios check the lines a user would read
+
+namespace {
+
+std::mutex g_mutex;
+std::vector<std::string> g_lines;
+int g_failures = 0;
+int g_pe = -1; // MPI rank, for messages (portshmem_my_pe is -1 after a failed init)
+
+void capture_log() {
+  portshmem::detail::log_set_sink([](std::string_view line) {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    g_lines.emplace_back(line);
+    std::fprintf(stderr, "%.*s\n", int(line.size()), line.data()); // still shown, for whoever reads the test log
+  });
+}
+
+std::vector<std::string> lines_with(const std::string& text) {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  std::vector<std::string> found;
+  for (const std::string& line : g_lines) {
+    if (line.find(text) != std::string::npos) found.push_back(line);
+  }
+  return found;
+}
+
+void check(bool ok, const std::string& what) {
+  if (ok) return;
+  ++g_failures;
+  std::fprintf(stderr, "[rank %d] FAILED: %s\n", g_pe, what.c_str());
+}
+
+void check_status(portshmem_status_t got, portshmem_status_t want, const std::string& call) {
+  check(got == want, call + " returned \"" + portshmem_status_string(got) + "\", expected \"" +
+                         portshmem_status_string(want) + "\"");
+}
+
+/// Rank from the launcher's environment, for scenarios in which portshmem (not the test) initializes MPI.
+int launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
+    if (const char* value = std::getenv(name)) return std::atoi(value);
+  }
+  return -1;
+}
+
+/// PORTSHMEM_INFO=1 with PORTSHMEM_DEBUG=ERROR: PE 0 prints the configuration at INFO, and nothing is an error.
+void info() {
+  check_status(portshmem_init(), PORTSHMEM_SUCCESS, "portshmem_init");
+  g_pe = portshmem_my_pe();
+  const auto shown =
+      lines_with("portshmem " PORTSHMEM_VERSION_STRING ", " + std::to_string(portshmem_n_pes()) + " PEs");
+  if (g_pe == 0) {
+    check(shown.size() == 1, "PE 0 prints the configuration once");
+    if (!shown.empty()) {
+      check(shown[0].rfind("portshmem[PE 0] INFO init.cpp:", 0) == 0, "the configuration is an INFO line: " + shown[0]);
+      check(shown[0].find("PORTSHMEM_INFO=1 (default 0)") != std::string::npos, "it lists PORTSHMEM_INFO=1");
+      check(shown[0].find("heap backend: ") != std::string::npos, "it names the heap backend");
+    }
+  } else {
+    check(shown.empty(), "only PE 0 prints the configuration");
+  }
+  check(lines_with(" ERROR ").empty(), "no ERROR line");
+  check_status(portshmem_finalize(), PORTSHMEM_SUCCESS, "portshmem_finalize");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  capture_log();
+  g_pe = launcher_rank();
+  const std::string scenario = argc > 1 ? argv[1] : "";
+  if (scenario == "info") {
+    info();
+  } else {
+    std::fprintf(stderr, "usage: %s info\n", argv[0]);
+    return 2;
+  }
+  portshmem::detail::log_set_sink(nullptr);
+  if (g_failures == 0) std::fprintf(stderr, "[rank %d] scenario %s: as expected\n", g_pe, scenario.c_str());
+  return g_failures == 0 ? 0 : 1;
+}

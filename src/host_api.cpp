@@ -41,7 +41,10 @@ extern "C" {
 
 portshmem_status_t portshmem_barrier_all(void) {
   runtime* rt = current();
-  if (!rt) return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_barrier_all called before portshmem_init");
+  if (!rt) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
+                          "portshmem_barrier_all called before portshmem_init or after portshmem_finalize");
+  }
   // Device work of this PE first (its puts are then complete), then the stores of host threads, then everyone.
   if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "portshmem_barrier_all: device synchronization failed: %s",
@@ -72,7 +75,10 @@ const char* portshmem_transport_string(portshmem_transport_t transport) {
 
 portshmem_status_t portshmem_get_ctx(portshmem_ctx_t* ctx) {
   runtime* rt = current();
-  if (!rt) return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_get_ctx called before portshmem_init");
+  if (!rt) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
+                          "portshmem_get_ctx called before portshmem_init or after portshmem_finalize");
+  }
   if (!ctx) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "portshmem_get_ctx: ctx is NULL");
   *ctx = rt->ctx;
   return PORTSHMEM_SUCCESS;
@@ -80,7 +86,10 @@ portshmem_status_t portshmem_get_ctx(portshmem_ctx_t* ctx) {
 
 portshmem_status_t portshmem_check_device_errors(void) {
   runtime* rt = current();
-  if (!rt) return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_check_device_errors before portshmem_init");
+  if (!rt) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
+                          "portshmem_check_device_errors called before portshmem_init or after portshmem_finalize");
+  }
   (void)hipDeviceSynchronize(); // a trapped kernel fails here; the record is in host memory and still readable
   portshmem_device_error_t e;
   std::memcpy(&e, rt->device_error, sizeof e);

@@ -17,6 +17,7 @@ namespace portshmem::detail {
 namespace {
 
 std::unique_ptr<runtime> g_runtime;
+bool g_finalized = false; // portshmem_finalize has run: this process does not start portshmem again
 
 /// Decides how this PE reaches each PE; every PE must be reachable (the RDMA transport is a later addition).
 portshmem_status_t choose_transports(runtime& rt) {
@@ -54,8 +55,32 @@ void print_info(const runtime& rt) {
             text.c_str());
 }
 
-portshmem_status_t start(const void* comm, bool init_mpi) {
+/// Why this process cannot start portshmem now (checked before any MPI call, which could abort the job), or success.
+portshmem_status_t check_startable(const void* comm, const char* call) {
+  if (g_finalized) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
+                          "%s after portshmem_finalize: portshmem starts once per process (its MPI may be finalized "
+                          "already); initialize once at the start and finalize once at the end",
+                          call);
+  }
+  int mpi_finalized = 0;
+  MPI_Finalized(&mpi_finalized);
+  if (mpi_finalized) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_BOOTSTRAP,
+                          "%s after MPI_Finalize: portshmem needs MPI until portshmem_finalize; finalize MPI last",
+                          call);
+  }
+  if (comm && *static_cast<const MPI_Comm*>(comm) == MPI_COMM_NULL) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
+                          "portshmem_init_comm(MPI_COMM_NULL): this process is in no communicator (as after "
+                          "MPI_Comm_split with MPI_UNDEFINED), so it is no PE; call it only where comm is valid");
+  }
+  return PORTSHMEM_SUCCESS;
+}
+
+portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
   if (g_runtime) return PORTSHMEM_SUCCESS; // OpenSHMEM allows repeated init; the first one counts
+  if (auto s = check_startable(comm, call); s != PORTSHMEM_SUCCESS) return s;
   auto rt = std::make_unique<runtime>();
   std::string env_error;
   if (load_config(process_env(), &rt->cfg, &env_error) != PORTSHMEM_SUCCESS) {
@@ -113,11 +138,11 @@ extern "C" {
 portshmem_status_t portshmem_init(void) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  return start(nullptr, !initialized);
+  return start(nullptr, !initialized, "portshmem_init");
 }
 
 portshmem_status_t portshmem_init_comm(MPI_Comm comm) {
-  return start(&comm, false);
+  return start(&comm, false, "portshmem_init_comm");
 }
 
 portshmem_status_t portshmem_finalize(void) {
@@ -129,6 +154,7 @@ portshmem_status_t portshmem_finalize(void) {
   rt->heap.reset();
   rt->boot.reset(); // finalizes MPI if init started it
   g_runtime.reset();
+  g_finalized = true;
   log_set_pe(-1);
   return status;
 }

@@ -62,7 +62,8 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
                portshmem_status_t argument_status = PORTSHMEM_SUCCESS) {
   runtime* rt = current();
   if (!rt) {
-    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "%s called before portshmem_init", call));
+    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
+                                   "%s called before portshmem_init or after portshmem_finalize", call));
     return nullptr;
   }
   std::lock_guard<std::mutex> lock(rt->mutex);
@@ -153,7 +154,10 @@ void* portshmem_calloc(size_t count, size_t size) {
 
 portshmem_status_t portshmem_free(void* ptr) {
   runtime* rt = current();
-  if (!rt) return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_free called before portshmem_init");
+  if (!rt) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
+                          "portshmem_free called before portshmem_init or after portshmem_finalize");
+  }
   std::lock_guard<std::mutex> lock(rt->mutex);
   // Compared across PEs as heap offsets; NULL and addresses outside the heap get fixed codes, so every PE passing
   // the same kind of argument agrees and a mix of kinds is a mismatch.

@@ -2,6 +2,8 @@
 // run, named by argv[1]. Every PE checks what it saw (status, log lines) and exits 0 only if that is what the
 // scenario expects, so the job fails if any PE saw something else, and a hang runs into the ctest TIMEOUT.
 // tests/CMakeLists.txt lists the runs.
+#include <mpi.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <portshmem/mpi.h>
 #include <portshmem/portshmem.h>
 
 #include "log.hpp" // the runtime's log sink: the scenarios check the lines a user would read
@@ -37,6 +40,11 @@ std::vector<std::string> lines_with(const std::string& text) {
   return found;
 }
 
+void clear_lines() {
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  g_lines.clear();
+}
+
 void check(bool ok, const std::string& what) {
   if (ok) return;
   ++g_failures;
@@ -48,12 +56,48 @@ void check_status(portshmem_status_t got, portshmem_status_t want, const std::st
                          portshmem_status_string(want) + "\"");
 }
 
+int world_rank() {
+  int initialized = 0, rank = -1;
+  MPI_Initialized(&initialized);
+  if (initialized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
 /// Rank from the launcher's environment, for scenarios in which portshmem (not the test) initializes MPI.
 int launcher_rank() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}) {
     if (const char* value = std::getenv(name)) return std::atoi(value);
   }
   return -1;
+}
+
+/// The application owns MPI: init_comm(MPI_COMM_NULL) is refused, and so is init after finalize; MPI survives both.
+void lifecycle() {
+  MPI_Init(nullptr, nullptr);
+  g_pe = world_rank();
+  check_status(portshmem_init_comm(MPI_COMM_NULL), PORTSHMEM_ERR_INVALID_ARG, "portshmem_init_comm(MPI_COMM_NULL)");
+  check_status(portshmem_init(), PORTSHMEM_SUCCESS, "portshmem_init");
+  check_status(portshmem_init(), PORTSHMEM_SUCCESS, "a second portshmem_init before finalize");
+  check_status(portshmem_finalize(), PORTSHMEM_SUCCESS, "portshmem_finalize");
+  clear_lines();
+  check_status(portshmem_init(), PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_init after portshmem_finalize");
+  check(lines_with("after portshmem_finalize").size() == 1, "one line saying why init after finalize is refused");
+  check_status(portshmem_init_comm(MPI_COMM_WORLD), PORTSHMEM_ERR_NOT_INITIALIZED,
+               "portshmem_init_comm after portshmem_finalize");
+  check(!portshmem_initialized(), "portshmem_initialized() after a refused init");
+  int mpi_ok = 0; // MPI still works: the refusals touched nothing
+  MPI_Allreduce(&g_pe, &mpi_ok, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  check(mpi_ok >= 0, "MPI_Allreduce after the refused init");
+  MPI_Finalize();
+}
+
+/// portshmem owns MPI and finalized it: init again is refused, not an abort inside MPI.
+void reinit_after_owned_finalize() {
+  check_status(portshmem_init(), PORTSHMEM_SUCCESS, "portshmem_init");
+  g_pe = portshmem_my_pe();
+  check_status(portshmem_finalize(), PORTSHMEM_SUCCESS, "portshmem_finalize");
+  check_status(portshmem_init(), PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_init after portshmem_finalize");
+  check_status(portshmem_barrier_all(), PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_barrier_all after finalize");
 }
 
 /// PORTSHMEM_INFO=1 with PORTSHMEM_DEBUG=ERROR: PE 0 prints the configuration at INFO, and nothing is an error.
@@ -82,10 +126,14 @@ int main(int argc, char** argv) {
   capture_log();
   g_pe = launcher_rank();
   const std::string scenario = argc > 1 ? argv[1] : "";
-  if (scenario == "info") {
+  if (scenario == "lifecycle") {
+    lifecycle();
+  } else if (scenario == "reinit-owned") {
+    reinit_after_owned_finalize();
+  } else if (scenario == "info") {
     info();
   } else {
-    std::fprintf(stderr, "usage: %s info\n", argv[0]);
+    std::fprintf(stderr, "usage: %s lifecycle | reinit-owned | info\n", argv[0]);
     return 2;
   }
   portshmem::detail::log_set_sink(nullptr);

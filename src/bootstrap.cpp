@@ -15,4 +15,18 @@ portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine) {
   return portshmem_status_t(hi);
 }
 
+std::string describe_pes(const std::vector<int>& pes) {
+  constexpr int kRunsShown = 8;
+  std::string text = pes.size() == 1 ? "PE " : "PEs ";
+  int runs = 0;
+  for (std::size_t i = 0; i < pes.size();) {
+    std::size_t j = i;
+    while (j + 1 < pes.size() && pes[j + 1] == pes[j] + 1) ++j;
+    if (runs == kRunsShown) return text + " and " + std::to_string(pes.size() - i) + " more";
+    text += (runs++ ? ", " : "") + std::to_string(pes[i]) + (j > i ? "-" + std::to_string(pes[j]) : "");
+    i = j + 1;
+  }
+  return text;
+}
+
 } // namespace portshmem::detail

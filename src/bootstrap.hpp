@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "portshmem/status.h"
@@ -33,6 +34,9 @@ class bootstrap {
 /// Collective: the worst status any rank passes (so all ranks fail together instead of some waiting forever on the
 /// others); logs which rank failed on the ranks that did not.
 portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine);
+
+/// "PE 3" or "PEs 0-2, 5, 7" (ranks in increasing order, runs folded, the first eight runs shown), for messages.
+std::string describe_pes(const std::vector<int>& pes);
 
 /// MPI bootstrap over a duplicate of comm (an MPI_Comm passed as void*, so this header does not need mpi.h).
 /// Initializes MPI first when owns_mpi; finalizes it on destruction then.

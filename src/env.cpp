@@ -149,7 +149,8 @@ constexpr env_entry kRegistry[] = {
        out.heap_size = static_cast<std::size_t>(bytes);
        return nullptr;
      },
-     [](const config& c) { return format_size(c.heap_size); }},
+     [](const config& c) { return format_size(c.heap_size); },
+     /*job_wide=*/true},
     {"PORTSHMEM_DEBUG", "enum", "WARN", "ERROR, WARN, INFO or TRACE (any case)",
      "Most verbose log level printed to stderr; errors always print.",
      [](std::string_view text, config& out) { return read_enum(text, kLevelNames, out.debug, "is not a log level"); },
@@ -159,7 +160,8 @@ constexpr env_entry kRegistry[] = {
      [](std::string_view text, config& out) {
        return read_enum(text, kTransportNames, out.transport, "is not a transport");
      },
-     [](const config& c) { return std::string(kTransportNames[static_cast<std::size_t>(c.transport)]); }},
+     [](const config& c) { return std::string(kTransportNames[static_cast<std::size_t>(c.transport)]); },
+     /*job_wide=*/true},
     {"PORTSHMEM_TIMEOUT", "duration", "0",
      "0 (no bound) or a whole number with an optional unit ns, us, ms, s, m or h (30s, 500ms, 2m, 100us; "
      "no unit means seconds)",
@@ -167,7 +169,8 @@ constexpr env_entry kRegistry[] = {
      [](std::string_view text, config& out) {
        return refusal_of(read_duration(text, out.timeout_ns), "is not a duration");
      },
-     [](const config& c) { return format_duration_ns(c.timeout_ns); }},
+     [](const config& c) { return format_duration_ns(c.timeout_ns); },
+     /*job_wide=*/true},
     {"PORTSHMEM_DEVICE", "int", "-1", "-1 (pick by local rank) or a GPU index (0 or more)",
      "GPU index this PE uses; -1 picks the local rank modulo the visible GPU count.",
      [](std::string_view text, config& out) -> const char* {
@@ -195,14 +198,16 @@ constexpr env_entry kRegistry[] = {
      [](std::string_view text, config& out) {
        return read_enum(text, kAutoOnOff, out.relaxed, "is not auto, on or off");
      },
-     [](const config& c) { return std::string(kAutoOnOff[static_cast<std::size_t>(c.relaxed)]); }},
+     [](const config& c) { return std::string(kAutoOnOff[static_cast<std::size_t>(c.relaxed)]); },
+     /*job_wide=*/true},
     {"PORTSHMEM_RDMA_NET", "enum", "auto", "auto, ibverbs or mpi (any case)",
      "Network behind the RDMA proxy: ibverbs (RC queue pairs), mpi (MPI one-sided), or auto: ibverbs when a usable "
      "device is found, else mpi.",
      [](std::string_view text, config& out) {
        return read_enum(text, kRdmaNetNames, out.rdma_net, "is not a network");
      },
-     [](const config& c) { return std::string(kRdmaNetNames[static_cast<std::size_t>(c.rdma_net)]); }},
+     [](const config& c) { return std::string(kRdmaNetNames[static_cast<std::size_t>(c.rdma_net)]); },
+     /*job_wide=*/true}, // the MPI network's window is collective: PEs on different networks would hang
 };
 
 // Quotes a user's value for a message: escapes quotes and control bytes, and cuts very long values short.
@@ -226,6 +231,8 @@ std::string quoted(std::string_view value) {
   if (value.size() > kShown) out += "...";
   return out + "\"";
 }
+
+static_assert(std::size(kRegistry) <= kMaxEnvVariables, "raise kMaxEnvVariables");
 
 } // namespace
 

@@ -56,7 +56,14 @@ struct env_entry {
   const char* (*parse)(std::string_view text, config& out);
   /// Formats the field of c in a spelling that parse accepts (round trip).
   std::string (*show)(const config& c);
+  /// Whether every PE must have the same value (init compares them and fails on every PE otherwise): true where PEs
+  /// that differ would break each other (heap size, transport, timeouts, lowering); false, the default, where a value
+  /// per PE is meaningful (log level, GPU index, which PE prints, the launcher's MPS choice).
+  bool job_wide = false;
 };
+
+/// At most this many variables are registered (a fixed bound lets init exchange them in one fixed-size message).
+inline constexpr std::size_t kMaxEnvVariables = 16;
 
 /// Every registered variable, in a fixed order.
 std::span<const env_entry> env_registry();

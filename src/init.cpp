@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "config_agreement.hpp"
 #include "gpu/device_state.hpp"
 #include "gpu/lowering_choice.hpp"
 #include "log.hpp"
@@ -82,22 +83,29 @@ portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
   if (g_runtime) return PORTSHMEM_SUCCESS; // OpenSHMEM allows repeated init; the first one counts
   if (auto s = check_startable(comm, call); s != PORTSHMEM_SUCCESS) return s;
   auto rt = std::make_unique<runtime>();
+  rt->cfg = default_config(); // kept when this PE's environment does not parse (load_config leaves it)
   std::string env_error;
-  if (load_config(process_env(), &rt->cfg, &env_error) != PORTSHMEM_SUCCESS) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV, "%s", env_error.c_str());
-  }
-  log_set_level(rt->cfg.debug);
+  const portshmem_status_t parsed = load_config(process_env(), &rt->cfg, &env_error);
+  if (parsed == PORTSHMEM_SUCCESS) log_set_level(rt->cfg.debug);
+  // A bad value is not returned here: the other PEs would wait forever in the bootstrap for this one.
+  if (auto s = make_mpi_bootstrap(comm, init_mpi, &rt->boot); s != PORTSHMEM_SUCCESS) return s;
+  log_set_pe(rt->boot->rank());
   for (const std::string& name : unknown_env_names(environ)) {
     PORTSHMEM_LOG(warn, "%s is not a portshmem variable (misspelled? docs/env.md lists them); ignored", name.c_str());
   }
+  // Before anything depends on the configuration: every PE parsed its environment, job-wide values agree.
+  if (auto s = agree_config(*rt->boot, parsed, env_error, rt->cfg); s != PORTSHMEM_SUCCESS) {
+    log_set_pe(-1);
+    return s;
+  }
+  // The same verdict on every PE, since the heap size now agrees.
   if (rt->cfg.heap_size <= kInternalHeapBytes) {
+    log_set_pe(-1);
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV,
                           "PORTSHMEM_HEAP_SIZE=%zu leaves no room after the %zu bytes portshmem "
                           "reserves for itself",
                           rt->cfg.heap_size, kInternalHeapBytes);
   }
-  if (auto s = make_mpi_bootstrap(comm, init_mpi, &rt->boot); s != PORTSHMEM_SUCCESS) return s;
-  log_set_pe(rt->boot->rank());
   if (auto s = make_heap_backend(*rt->boot, rt->cfg, &rt->heap, &rt->peer_heaps); s != PORTSHMEM_SUCCESS) return s;
   portshmem_status_t status = PORTSHMEM_SUCCESS;
   if (reinterpret_cast<std::uintptr_t>(rt->heap->local()) % kHeapBaseAlignment != 0) {

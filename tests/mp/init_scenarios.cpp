@@ -71,6 +71,23 @@ int launcher_rank() {
   return -1;
 }
 
+/// argv: the status name, then texts that the one error line must contain. Every PE must fail init with that
+/// status and log exactly one error line, containing each text; nothing may hang.
+void init_fails(int argc, char** argv) {
+  check(argc >= 3, "init-fails needs the expected status");
+  if (argc < 3) return;
+  const std::string want = argv[2];
+  const portshmem_status_t s = portshmem_init();
+  check(std::string(portshmem_status_string(s)) == want,
+        std::string("portshmem_init returned \"") + portshmem_status_string(s) + "\", expected \"" + want + "\"");
+  check(!portshmem_initialized(), "portshmem_initialized() after a failed init");
+  const auto errors = lines_with(" ERROR ");
+  check(errors.size() == 1, "one error line expected, got " + std::to_string(errors.size()));
+  for (int i = 3; i < argc && !errors.empty(); ++i) {
+    check(errors[0].find(argv[i]) != std::string::npos, "the error line lacks \"" + std::string(argv[i]) + "\"");
+  }
+}
+
 /// The application owns MPI: init_comm(MPI_COMM_NULL) is refused, and so is init after finalize; MPI survives both.
 void lifecycle() {
   MPI_Init(nullptr, nullptr);
@@ -126,14 +143,16 @@ int main(int argc, char** argv) {
   capture_log();
   g_pe = launcher_rank();
   const std::string scenario = argc > 1 ? argv[1] : "";
-  if (scenario == "lifecycle") {
+  if (scenario == "init-fails") {
+    init_fails(argc, argv);
+  } else if (scenario == "lifecycle") {
     lifecycle();
   } else if (scenario == "reinit-owned") {
     reinit_after_owned_finalize();
   } else if (scenario == "info") {
     info();
   } else {
-    std::fprintf(stderr, "usage: %s lifecycle | reinit-owned | info\n", argv[0]);
+    std::fprintf(stderr, "usage: %s init-fails STATUS [TEXT...] | lifecycle | reinit-owned | info\n", argv[0]);
     return 2;
   }
   portshmem::detail::log_set_sink(nullptr);

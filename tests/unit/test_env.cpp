@@ -352,7 +352,8 @@ TEST(Env, UnknownNamesAreFound) {
   EXPECT_TRUE(detail::unknown_env_names(nullptr).empty());
 }
 
-// docs/env.md must list exactly the registered variables, each in a table row with its type and default.
+// docs/env.md must list exactly the registered variables, each in a table row with its type and default, and name
+// exactly the job-wide ones in its "Same on every PE:" line.
 TEST(Env, DocumentationMatchesRegistry) {
   const std::string path = std::string(PORTSHMEM_SOURCE_DIR) + "/docs/env.md";
   std::ifstream file(path);
@@ -361,13 +362,27 @@ TEST(Env, DocumentationMatchesRegistry) {
   buffer << file.rdbuf();
   const std::string doc = buffer.str();
 
-  for (const std::string& name : portshmem_names(doc))
+  for (const std::string& name : portshmem_names(doc)) {
+    if (name.rfind("PORTSHMEM_ERR_", 0) == 0) continue; // a status (status.h), not a variable
     EXPECT_NE(detail::find_env_entry(name), nullptr) << path << " mentions unregistered " << name;
+  }
 
   for (const auto& entry : detail::env_registry()) {
     const std::string row =
         std::string("| `") + entry.name + "` | " + entry.type + " | `" + entry.default_value + "` |";
     EXPECT_NE(doc.find(row), std::string::npos) << path << " lacks the row starting " << row;
+  }
+
+  const std::string same_marker = "- Same on every PE: ";
+  const std::size_t at = doc.find(same_marker);
+  ASSERT_NE(at, std::string::npos) << path << " lacks the line starting " << same_marker;
+  const std::string same = doc.substr(at, doc.find(".\n", at) - at);
+  for (const auto& entry : detail::env_registry()) {
+    const bool listed = same.find(std::string("`") + entry.name + "`") != std::string::npos;
+    EXPECT_EQ(listed, entry.job_wide) << entry.name
+                                      << (entry.job_wide ? " is job-wide but not listed in "
+                                                         : " is listed but not job-wide in ")
+                                      << same_marker;
   }
 }
 

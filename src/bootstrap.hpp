@@ -26,6 +26,10 @@ class bootstrap {
   /// all[r * bytes .. ) receives rank r's `mine`.
   virtual portshmem_status_t allgather(const void* mine, void* all, std::size_t bytes) = 0;
   virtual portshmem_status_t barrier() = 0;
+  /// A barrier that gives up after timeout_ns: PORTSHMEM_ERR_TIMEOUT (nothing logged) with *late set to the ranks
+  /// whose arrival this rank has not seen. A barrier that timed out stays open: the next call first waits for it
+  /// (within its own timeout), so a late rank's call still pairs with the one the others gave up on.
+  virtual portshmem_status_t bounded_barrier(std::uint64_t timeout_ns, std::vector<int>* late) = 0;
   /// Minimum and maximum of v over all ranks, and the ranks holding them (for mismatch messages).
   virtual portshmem_status_t min_max(std::uint64_t v, std::uint64_t* min, int* min_rank, std::uint64_t* max,
                                      int* max_rank) = 0;

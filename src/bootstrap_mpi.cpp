@@ -1,7 +1,9 @@
 // The MPI bootstrap: node peers come from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED).
 #include <mpi.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "bootstrap.hpp"
 #include "log.hpp"
@@ -26,6 +28,7 @@ std::string mpi_error_text(int code) {
 class mpi_bootstrap final : public bootstrap {
  public:
   ~mpi_bootstrap() override {
+    abandon_arrivals();
     if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
     if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
     int finalized = 0;
@@ -77,6 +80,27 @@ class mpi_bootstrap final : public bootstrap {
     PORTSHMEM_MPI_CHECK(MPI_Barrier(comm_));
     return PORTSHMEM_SUCCESS;
   }
+  // Every rank sends a zero-byte arrival to every other rank and receives one from each: n - 1 messages per rank
+  // and barrier, the price of knowing by name who did not arrive. Messages of one pair arrive in order, so the k-th
+  // arrival from a rank always completes this rank's k-th barrier, however late it comes.
+  portshmem_status_t bounded_barrier(std::uint64_t timeout_ns, std::vector<int>* late) override {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
+    if (open_) { // the barrier an earlier call gave up on, first
+      if (auto s = await_arrivals(deadline, late); s != PORTSHMEM_SUCCESS) return s;
+    }
+    requests_.assign(2 * std::size_t(size_), MPI_REQUEST_NULL); // [0, n) receives, [n, 2n) sends; own rank null
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      PORTSHMEM_MPI_CHECK(MPI_Irecv(nullptr, 0, MPI_BYTE, r, kArrivalTag, comm_, &requests_[std::size_t(r)]));
+    }
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      PORTSHMEM_MPI_CHECK(MPI_Isend(nullptr, 0, MPI_BYTE, r, kArrivalTag, comm_, &requests_[std::size_t(size_ + r)]));
+    }
+    open_ = true;
+    return await_arrivals(deadline, late);
+  }
+
   portshmem_status_t min_max(std::uint64_t v, std::uint64_t* min, int* min_rank, std::uint64_t* max,
                              int* max_rank) override {
     std::vector<std::uint64_t> all(size_);
@@ -92,10 +116,51 @@ class mpi_bootstrap final : public bootstrap {
   }
 
  private:
+  static constexpr int kArrivalTag = 0x5053; // the only point-to-point traffic on comm_
+
+  /// Polls the open barrier's requests until all completed (closing it) or the deadline passed.
+  portshmem_status_t await_arrivals(std::chrono::steady_clock::time_point deadline, std::vector<int>* late) {
+    std::vector<int> done(requests_.size());
+    for (;;) {
+      int count = 0;
+      PORTSHMEM_MPI_CHECK(
+          MPI_Testsome(int(requests_.size()), requests_.data(), &count, done.data(), MPI_STATUSES_IGNORE));
+      if (count == MPI_UNDEFINED) { // every request completed (MPI_Testsome nulls each one it completes)
+        open_ = false;
+        return PORTSHMEM_SUCCESS;
+      }
+      if (count == 0 && std::chrono::steady_clock::now() >= deadline) break;
+      if (count == 0) std::this_thread::yield();
+    }
+    late->clear();
+    for (int r = 0; r < size_; ++r) {
+      if (requests_[std::size_t(r)] != MPI_REQUEST_NULL) late->push_back(r);
+    }
+    return PORTSHMEM_ERR_TIMEOUT;
+  }
+
+  /// At teardown: cancels the receives of a barrier that never closed (their senders are gone or stuck) and lets
+  /// its sends finish on their own, so freeing the communicator leaves no request behind.
+  void abandon_arrivals() {
+    if (!open_) return;
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      if (requests_[i] == MPI_REQUEST_NULL) continue;
+      if (i < std::size_t(size_)) {
+        MPI_Cancel(&requests_[i]);
+        MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
+      } else {
+        MPI_Request_free(&requests_[i]);
+      }
+    }
+    open_ = false;
+  }
+
   MPI_Comm comm_ = MPI_COMM_NULL, node_comm_ = MPI_COMM_NULL;
   bool owns_mpi_ = false;
   int rank_ = 0, size_ = 0, node_rank_ = 0;
   std::vector<int> node_ranks_, node_of_;
+  std::vector<MPI_Request> requests_; // the bounded barrier's receives and sends
+  bool open_ = false;                 // a bounded barrier has requests still pending
 };
 
 } // namespace

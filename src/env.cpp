@@ -165,7 +165,7 @@ constexpr env_entry kRegistry[] = {
     {"PORTSHMEM_TIMEOUT", "duration", "0",
      "0 (no bound) or a whole number with an optional unit ns, us, ms, s, m or h (30s, 500ms, 2m, 100us; "
      "no unit means seconds)",
-     "Bound on device-side waits; a wait that exceeds it reports PE, call and address instead of hanging.",
+     "Bound on device-side waits and on the host barrier; a wait that exceeds it reports instead of hanging.",
      [](std::string_view text, config& out) {
        return refusal_of(read_duration(text, out.timeout_ns), "is not a duration");
      },

@@ -1,6 +1,7 @@
 // The small host calls: barrier, transports, the device handle, device error reports, version.
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 #include "log.hpp"
 #include "portshmem/gpu_runtime.hpp"
@@ -51,7 +52,15 @@ portshmem_status_t portshmem_barrier_all(void) {
                           hipGetErrorString(e));
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  return rt->boot->barrier();
+  if (rt->cfg.timeout_ns == 0) return rt->boot->barrier();
+  std::vector<int> late;
+  const portshmem_status_t s = rt->boot->bounded_barrier(rt->cfg.timeout_ns, &late);
+  if (s != PORTSHMEM_ERR_TIMEOUT) return s;
+  return PORTSHMEM_FAIL(PORTSHMEM_ERR_TIMEOUT,
+                        "portshmem_barrier_all gave up after %s (PORTSHMEM_TIMEOUT): %s did not arrive (stuck, dead, "
+                        "or skipped the call); the barrier stays open, the next portshmem_barrier_all waits for it "
+                        "first, and a call that contains one (free, finalize) did nothing else: end the job",
+                        format_duration_ns(rt->cfg.timeout_ns).c_str(), describe_pes(late).c_str());
 }
 
 portshmem_transport_t portshmem_transport(int pe) {

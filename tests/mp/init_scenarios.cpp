@@ -3,6 +3,7 @@
 // scenario expects, so the job fails if any PE saw something else, and a hang runs into the ctest TIMEOUT.
 // tests/CMakeLists.txt lists the runs.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -117,6 +118,31 @@ void reinit_after_owned_finalize() {
   check_status(portshmem_barrier_all(), PORTSHMEM_ERR_NOT_INITIALIZED, "portshmem_barrier_all after finalize");
 }
 
+/// PORTSHMEM_TIMEOUT is set: PE 1 enters the first barrier late (skip = never: it goes straight on to finalize).
+/// The others give up on it with a line naming it, and the job still ends with every process exiting.
+void barrier_late(bool skip) {
+  check_status(portshmem_init(), PORTSHMEM_SUCCESS, "portshmem_init");
+  g_pe = portshmem_my_pe();
+  const char* timeout = std::getenv("PORTSHMEM_TIMEOUT");
+  check(timeout && std::string(timeout) == "1s", "the scenario runs with PORTSHMEM_TIMEOUT=1s");
+  if (g_pe == 1) {
+    usleep(1'500'000); // half a timeout past the others' deadline
+    if (!skip) check_status(portshmem_barrier_all(), PORTSHMEM_SUCCESS, "the late PE's barrier");
+  } else {
+    check_status(portshmem_barrier_all(), PORTSHMEM_ERR_TIMEOUT, "portshmem_barrier_all without PE 1");
+    const auto late = lines_with("portshmem_barrier_all gave up after 1s (PORTSHMEM_TIMEOUT): PE 1 did not arrive");
+    check(late.size() == 1, "one line naming PE 1 as the PE that did not arrive");
+  }
+  if (!skip) {
+    // The open barrier pairs with PE 1's late call; the next one is an ordinary barrier again.
+    check_status(portshmem_barrier_all(), PORTSHMEM_SUCCESS, "the barrier after the late one");
+    check_status(portshmem_finalize(), PORTSHMEM_SUCCESS, "portshmem_finalize");
+    return;
+  }
+  // PE 1 made one barrier fewer: its finalize pairs with the others' open barrier, and their finalize times out.
+  check_status(portshmem_finalize(), g_pe == 1 ? PORTSHMEM_SUCCESS : PORTSHMEM_ERR_TIMEOUT, "portshmem_finalize");
+}
+
 /// PORTSHMEM_INFO=1 with PORTSHMEM_DEBUG=ERROR: PE 0 prints the configuration at INFO, and nothing is an error.
 void info() {
   check_status(portshmem_init(), PORTSHMEM_SUCCESS, "portshmem_init");
@@ -149,10 +175,17 @@ int main(int argc, char** argv) {
     lifecycle();
   } else if (scenario == "reinit-owned") {
     reinit_after_owned_finalize();
+  } else if (scenario == "barrier-late") {
+    barrier_late(false);
+  } else if (scenario == "barrier-skip") {
+    barrier_late(true);
   } else if (scenario == "info") {
     info();
   } else {
-    std::fprintf(stderr, "usage: %s init-fails STATUS [TEXT...] | lifecycle | reinit-owned | info\n", argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s init-fails STATUS [TEXT...] | lifecycle | reinit-owned | barrier-late | barrier-skip | info\n",
+        argv[0]);
     return 2;
   }
   portshmem::detail::log_set_sink(nullptr);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Lint: every tracked C/C++ file is as clang-format leaves it (.clang-format), and every shell script passes
-# shellcheck at warning level. Installs shellcheck with apt when it is missing. Exit 1 on a finding.
+# Lint: every tracked C/C++ file is as clang-format leaves it (.clang-format), and every shell script passes the
+# warning level of shellcheck. Installs shellcheck with apt when it is missing. Exit 1 on a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v shellcheck >/dev/null; then

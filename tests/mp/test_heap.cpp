@@ -23,7 +23,7 @@ PORTSHMEM_GLOBAL void gather_offsets(portshmem::ctx c, unsigned long long* table
 
 /// Every PE's value of v, gathered on the host (MPI), to compare what each PE got.
 std::vector<unsigned long long> everyone(unsigned long long v) {
-  std::vector<unsigned long long> all(std::size_t(mp::npes()));
+  std::vector<unsigned long long> all(static_cast<std::size_t>(mp::npes()));
   EXPECT_EQ(MPI_Allgather(&v, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD),
             MPI_SUCCESS);
   return all;

@@ -7,7 +7,8 @@ target_sources(portshmem PRIVATE
   src/rdma/nic_locality.cpp
   src/rdma/proxy.cpp
   src/rdma/rings.cpp
-  src/rdma/staging.cpp)
+  src/rdma/staging.cpp
+  src/rdma/transport_rdma.cpp)
 
 # ibverbs: auto builds it when libibverbs and its headers are found (libibverbs-dev); ON requires them; OFF leaves the
 # MPI network alone. Its logic is tested against a fake NIC, so CI needs the library, not a device.

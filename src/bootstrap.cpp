@@ -15,6 +15,27 @@ portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine) {
   return portshmem_status_t(hi);
 }
 
+void bootstrap::split_nodes(int groups) {
+  const int n = size();
+  if (groups <= 1 || n <= 1) return;
+  // A node is now (real node, group); numbered in the order of their lowest ranks, as the real nodes are.
+  std::vector<int> index(std::size_t(n) * std::size_t(groups), -1), grouped(static_cast<std::size_t>(n));
+  int nodes = 0;
+  for (int r = 0; r < n; ++r) {
+    const std::size_t key =
+        std::size_t(node_of_[std::size_t(r)]) * std::size_t(groups) + std::size_t(std::int64_t(r) * groups / n);
+    if (index[key] < 0) index[key] = nodes++;
+    grouped[std::size_t(r)] = index[key];
+  }
+  node_of_ = grouped;
+  node_ranks_.clear();
+  for (int r = 0; r < n; ++r) {
+    if (node_of_[std::size_t(r)] != node_of_[std::size_t(rank())]) continue;
+    if (r == rank()) node_rank_ = int(node_ranks_.size());
+    node_ranks_.push_back(r);
+  }
+}
+
 std::string describe_pes(const std::vector<int>& pes) {
   constexpr int kRunsShown = 8;
   std::string text = pes.size() == 1 ? "PE " : "PEs ";

@@ -18,10 +18,19 @@ class bootstrap {
   virtual int rank() const = 0;
   virtual int size() const = 0;
   /// Ranks on this node (processes that can share memory), in rank order; node_rank() indexes it.
-  virtual const std::vector<int>& node_ranks() const = 0;
-  virtual int node_rank() const = 0;
+  const std::vector<int>& node_ranks() const { return node_ranks_; }
+  int node_rank() const { return node_rank_; }
   /// Every rank's node index (node 0 holds rank 0): which PEs may share memory with which.
-  virtual const std::vector<int>& node_of() const = 0;
+  const std::vector<int>& node_of() const { return node_of_; }
+  /// Splits the ranks into `groups` contiguous groups (rank r in group r * groups / size) and treats each node's ranks
+  /// of one group as a node of their own from now on (node_ranks, node_rank, node_of): PORTSHMEM_NODE_GROUPS, which
+  /// emulates several nodes on one machine. groups <= 1 changes nothing.
+  void split_nodes(int groups);
+  /// The MPI communicator of the PEs (an MPI_Comm*, as void* so this header does not need mpi.h), or nullptr when the
+  /// bootstrap is not MPI. The MPI network duplicates it.
+  virtual const void* mpi_comm() const { return nullptr; }
+  /// The thread level MPI provides (MPI_THREAD_*), or -1 when the bootstrap is not MPI.
+  virtual int mpi_thread_level() const { return -1; }
 
   /// all[r * bytes .. ) receives rank r's `mine`.
   virtual portshmem_status_t allgather(const void* mine, void* all, std::size_t bytes) = 0;
@@ -33,6 +42,11 @@ class bootstrap {
   /// Minimum and maximum of v over all ranks, and the ranks holding them (for mismatch messages).
   virtual portshmem_status_t min_max(std::uint64_t v, std::uint64_t* min, int* min_rank, std::uint64_t* max,
                                      int* max_rank) = 0;
+
+ protected:
+  /// The node tables, as the implementation fills them from the machine and split_nodes rewrites them.
+  std::vector<int> node_ranks_, node_of_;
+  int node_rank_ = 0;
 };
 
 /// Collective: the worst status any rank passes (so all ranks fail together instead of some waiting forever on the

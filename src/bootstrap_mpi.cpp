@@ -38,10 +38,13 @@ class mpi_bootstrap final : public bootstrap {
 
   portshmem_status_t start(MPI_Comm comm, bool init_mpi) {
     if (init_mpi) {
+      // MPI_THREAD_MULTIPLE for the RDMA transport's MPI network (its proxy thread calls MPI beside the application's
+      // threads); less is accepted here, and refused on every PE by that network only when a job needs it.
       int provided = 0;
-      PORTSHMEM_MPI_CHECK(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided));
+      PORTSHMEM_MPI_CHECK(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided));
       owns_mpi_ = true;
     }
+    PORTSHMEM_MPI_CHECK(MPI_Query_thread(&thread_level_));
     // Errors come back as codes, so a failing call becomes a status instead of aborting the application.
     PORTSHMEM_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
     PORTSHMEM_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
@@ -68,9 +71,8 @@ class mpi_bootstrap final : public bootstrap {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  const std::vector<int>& node_ranks() const override { return node_ranks_; }
-  int node_rank() const override { return node_rank_; }
-  const std::vector<int>& node_of() const override { return node_of_; }
+  const void* mpi_comm() const override { return &comm_; }
+  int mpi_thread_level() const override { return thread_level_; }
 
   portshmem_status_t allgather(const void* mine, void* all, std::size_t bytes) override {
     PORTSHMEM_MPI_CHECK(MPI_Allgather(mine, int(bytes), MPI_BYTE, all, int(bytes), MPI_BYTE, comm_));
@@ -157,8 +159,7 @@ class mpi_bootstrap final : public bootstrap {
 
   MPI_Comm comm_ = MPI_COMM_NULL, node_comm_ = MPI_COMM_NULL;
   bool owns_mpi_ = false;
-  int rank_ = 0, size_ = 0, node_rank_ = 0;
-  std::vector<int> node_ranks_, node_of_;
+  int rank_ = 0, size_ = 0, thread_level_ = -1;
   std::vector<MPI_Request> requests_; // the bounded barrier's receives and sends
   bool open_ = false;                 // a bounded barrier has requests still pending
 };

@@ -208,6 +208,32 @@ constexpr env_entry kRegistry[] = {
      },
      [](const config& c) { return std::string(kRdmaNetNames[static_cast<std::size_t>(c.rdma_net)]); },
      /*job_wide=*/true}, // the MPI network's window is collective: PEs on different networks would hang
+    {"PORTSHMEM_NODE_GROUPS", "int", "1", "a whole number from 1 (1: the machine's nodes as they are)",
+     "Testing aid: splits the PEs into this many contiguous groups, each a node of its own (load/store paths, node "
+     "scope and portshmem_ptr only within a group), so one machine runs a multi-node job's mix of transports.",
+     [](std::string_view text, config& out) -> const char* {
+       int value = 0;
+       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+       if (ec == std::errc::result_out_of_range) return "is too large";
+       if (ec != std::errc() || end != text.data() + text.size() || value < 1) return "is not a group count";
+       out.node_groups = value;
+       return nullptr;
+     },
+     [](const config& c) { return std::to_string(c.node_groups); },
+     /*job_wide=*/true}, // which PEs map each other must be decided alike everywhere
+    {"PORTSHMEM_PROXY_RING_SLOTS", "int", "256", "a power of two from 2 to 65536",
+     "Commands each ring of the RDMA proxy holds (one ring per group of blocks); a full ring makes posting threads "
+     "wait. Small values test back-pressure.",
+     [](std::string_view text, config& out) -> const char* {
+       unsigned value = 0;
+       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+       if (ec == std::errc::result_out_of_range) return "is too large";
+       if (ec != std::errc() || end != text.data() + text.size()) return "is not a slot count";
+       if (value < 2 || value > 65536 || (value & (value - 1)) != 0) return "is not a power of two from 2 to 65536";
+       out.proxy_slots = value;
+       return nullptr;
+     },
+     [](const config& c) { return std::to_string(c.proxy_slots); }},
 };
 
 // Quotes a user's value for a message: escapes quotes and control bytes, and cuts very long values short.

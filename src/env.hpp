@@ -38,6 +38,8 @@ struct config {
   bool info;                  ///< PORTSHMEM_INFO: PE 0 prints the configuration and transport table at init
   relaxed_choice relaxed;     ///< PORTSHMEM_RELAXED: relaxed lowering where its premises hold (auto), always, never
   rdma_net_choice rdma_net;   ///< PORTSHMEM_RDMA_NET: the RDMA proxy's network
+  int node_groups;            ///< PORTSHMEM_NODE_GROUPS: PEs split into this many emulated nodes (a testing aid)
+  std::uint32_t proxy_slots;  ///< PORTSHMEM_PROXY_RING_SLOTS: commands per proxy ring
   bool operator==(const config&) const = default;
 };
 

@@ -31,6 +31,10 @@ const char* call_name(std::uint32_t call) {
     return "atomic";
   case PORTSHMEM_CALL_SIGNAL:
     return "signal";
+  case PORTSHMEM_CALL_FENCE:
+    return "fence";
+  case PORTSHMEM_CALL_QUIET:
+    return "quiet";
   default:
     return "device call";
   }
@@ -51,11 +55,25 @@ portshmem_status_t portshmem_barrier_all(void) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "portshmem_barrier_all: device synchronization failed: %s",
                           hipGetErrorString(e));
   }
+  // Then what device code posted to a transport (nbi puts through the proxy): complete at its targets. A failure is
+  // returned after the barrier, which the other PEs are entering.
+  portshmem_status_t quieted = PORTSHMEM_SUCCESS;
+  for (auto& link : rt->links) {
+    if (auto s = link->quiet(); s != PORTSHMEM_SUCCESS && quieted == PORTSHMEM_SUCCESS) {
+      quieted = PORTSHMEM_FAIL(s,
+                               "portshmem_barrier_all: completing what device code sent through the %s transport "
+                               "failed (%s; the line above says what); its operations may not have arrived",
+                               portshmem_transport_string(link->kind()), portshmem_status_string(s));
+    }
+  }
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (rt->cfg.timeout_ns == 0) return rt->boot->barrier();
+  if (rt->cfg.timeout_ns == 0) {
+    const portshmem_status_t s = rt->boot->barrier();
+    return s != PORTSHMEM_SUCCESS ? s : quieted;
+  }
   std::vector<int> late;
   const portshmem_status_t s = rt->boot->bounded_barrier(rt->cfg.timeout_ns, &late);
-  if (s != PORTSHMEM_ERR_TIMEOUT) return s;
+  if (s != PORTSHMEM_ERR_TIMEOUT) return s != PORTSHMEM_SUCCESS ? s : quieted;
   return PORTSHMEM_FAIL(PORTSHMEM_ERR_TIMEOUT,
                         "portshmem_barrier_all gave up after %s (PORTSHMEM_TIMEOUT): %s did not arrive (stuck, dead, "
                         "or skipped the call); the barrier stays open, the next portshmem_barrier_all waits for it "

@@ -1,5 +1,5 @@
-// portshmem_init / portshmem_finalize: bootstrap over MPI, map the heaps, choose each peer's transport, and build
-// the device handle.
+// portshmem_init / portshmem_finalize: bootstrap over MPI, map the heaps, choose each peer's transport, build the
+// transports and the device handle; finalize quiets, stops and releases them.
 #include <unistd.h>
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include "portshmem/gpu_runtime.hpp"
 #include "portshmem/mpi.h"
 #include "runtime.hpp"
+#include "transport.hpp"
 
 namespace portshmem::detail {
 namespace {
@@ -20,27 +21,64 @@ namespace {
 std::unique_ptr<runtime> g_runtime;
 bool g_finalized = false; // portshmem_finalize has run: this process does not start portshmem again
 
-/// Decides how this PE reaches each PE; every PE must be reachable (the RDMA transport is a later addition).
-portshmem_status_t choose_transports(runtime& rt) {
+/// Decides how this PE reaches each PE (PORTSHMEM_TRANSPORT): itself through its own heap; a mapped peer by load/store
+/// unless rdma is forced; any other peer through the RDMA proxy unless ipc is forced (then it is unreachable, an
+/// error). Clears the peer_heaps entries of the PEs the proxy serves, so portshmem_ptr and device code see no mapping
+/// there. *proxied: which PEs the proxy serves.
+portshmem_status_t choose_transports(runtime& rt, std::vector<bool>* proxied) {
   const int me = rt.boot->rank(), n = rt.boot->size();
   rt.transports.assign(n, PORTSHMEM_TRANSPORT_NONE);
-  if (rt.cfg.transport == transport_choice::rdma) {
+  proxied->assign(std::size_t(n), false);
+  const transport_choice choice = rt.cfg.transport;
+  if (choice == transport_choice::rdma && !rdma_transport_built()) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_UNREACHABLE,
-                          "PORTSHMEM_TRANSPORT=rdma, but this build has no RDMA transport; use auto or ipc");
+                          "PORTSHMEM_TRANSPORT=rdma, but this build has no RDMA transport (PORTSHMEM_ENABLE_RDMA=OFF); "
+                          "use auto or ipc, or rebuild with it ON");
   }
   for (int pe = 0; pe < n; ++pe) {
     if (pe == me) {
       rt.transports[pe] = PORTSHMEM_TRANSPORT_SELF;
-    } else if (rt.peer_heaps[pe]) {
+    } else if (rt.peer_heaps[pe] && choice != transport_choice::rdma) {
       rt.transports[pe] = PORTSHMEM_TRANSPORT_IPC;
+    } else if (choice != transport_choice::ipc && rdma_transport_built()) {
+      rt.transports[pe] = PORTSHMEM_TRANSPORT_RDMA;
+      rt.peer_heaps[pe] = nullptr;
+      (*proxied)[std::size_t(pe)] = true;
     } else {
+      const bool forced = choice == transport_choice::ipc;
       return PORTSHMEM_FAIL(PORTSHMEM_ERR_UNREACHABLE,
                             "PE %d is on node %d and this PE on node %d: no transport reaches it (IPC needs the same "
-                            "node; this build has no RDMA transport)",
-                            pe, rt.boot->node_of()[pe], rt.boot->node_of()[me]);
+                            "node; %s)",
+                            pe, rt.boot->node_of()[pe], rt.boot->node_of()[me],
+                            forced ? "PORTSHMEM_TRANSPORT=ipc excludes the RDMA transport: use auto"
+                                   : "this build has no RDMA transport (PORTSHMEM_ENABLE_RDMA=OFF)");
     }
   }
   return PORTSHMEM_SUCCESS;
+}
+
+/// Builds the transports this PE's peers need (collective: the RDMA transport exists on every PE when any PE of the
+/// job has a proxied peer), puts their tables into the device handle and starts them.
+portshmem_status_t build_transports(runtime& rt, const std::vector<bool>& proxied, portshmem_status_t status) {
+  bool mine = false;
+  for (bool p : proxied) mine = mine || p;
+  std::uint64_t lo = 0, any = 0;
+  int lo_pe = 0, any_pe = 0;
+  // Every PE takes part, also one whose earlier steps failed (it asks for nothing): the network's setup is collective.
+  if (auto s = rt.boot->min_max(mine && status == PORTSHMEM_SUCCESS, &lo, &lo_pe, &any, &any_pe);
+      s != PORTSHMEM_SUCCESS)
+    return s;
+  rt.links.push_back(make_ipc_transport(rt));
+  if (any) {
+    std::unique_ptr<transport> rdma;
+    const portshmem_status_t made = make_rdma_transport(rt, proxied, &rdma);
+    if (rdma) rt.links.push_back(std::move(rdma));
+    if (status == PORTSHMEM_SUCCESS) status = made;
+  }
+  for (auto& link : rt.links) {
+    if (status == PORTSHMEM_SUCCESS) status = link->fill_handle(rt.ctx);
+  }
+  return status;
 }
 
 void print_info(const runtime& rt) {
@@ -106,20 +144,34 @@ portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
                           "reserves for itself",
                           rt->cfg.heap_size, kInternalHeapBytes);
   }
+  // PORTSHMEM_NODE_GROUPS (agreed above): the emulated nodes decide what is mapped, node scope and the placement.
+  rt->boot->split_nodes(rt->cfg.node_groups);
   if (auto s = make_heap_backend(*rt->boot, rt->cfg, &rt->heap, &rt->peer_heaps); s != PORTSHMEM_SUCCESS) return s;
   portshmem_status_t status = PORTSHMEM_SUCCESS;
   if (reinterpret_cast<std::uintptr_t>(rt->heap->local()) % kHeapBaseAlignment != 0) {
     status = PORTSHMEM_FAIL(PORTSHMEM_ERR_SYSTEM, "the %s heap at %p is not aligned to %zu bytes (a portshmem bug)",
                             rt->heap->name(), static_cast<void*>(rt->heap->local()), kHeapBaseAlignment);
   }
-  if (status == PORTSHMEM_SUCCESS) status = choose_transports(*rt);
+  std::vector<bool> proxied;
+  if (status == PORTSHMEM_SUCCESS) status = choose_transports(*rt, &proxied);
   if (status == PORTSHMEM_SUCCESS) status = build_device_handle(*rt);
+  status = build_transports(*rt, proxied, status);
   if (auto s = agree_status(*rt->boot, status); s != PORTSHMEM_SUCCESS) {
+    rt->links.clear(); // collective where a transport's setup was
     release_device_handle(*rt);
     return s;
   }
   // After the agreement, so every PE reaches this collective: the handle's strict flag (PORTSHMEM_RELAXED).
   if (auto s = choose_lowering(*rt); s != PORTSHMEM_SUCCESS) {
+    rt->links.clear();
+    release_device_handle(*rt);
+    return s;
+  }
+  for (auto& link : rt->links) {
+    if (status == PORTSHMEM_SUCCESS) status = link->start();
+  }
+  if (auto s = agree_status(*rt->boot, status); s != PORTSHMEM_SUCCESS) {
+    rt->links.clear();
     release_device_handle(*rt);
     return s;
   }
@@ -156,8 +208,13 @@ portshmem_status_t portshmem_init_comm(MPI_Comm comm) {
 portshmem_status_t portshmem_finalize(void) {
   runtime* rt = current();
   if (!rt) return PORTSHMEM_SUCCESS;
-  // Every PE must be done with every heap before any unmaps its own.
+  // Every PE must be done with every heap before any unmaps its own; the barrier also quiets the transports.
   portshmem_status_t status = portshmem_barrier_all();
+  for (auto& link : rt->links) { // the proxies stop (their final flush), then no PE's network is used any more
+    if (auto s = link->stop(); status == PORTSHMEM_SUCCESS) status = s;
+  }
+  if (auto s = rt->boot->barrier(); status == PORTSHMEM_SUCCESS) status = s;
+  rt->links.clear(); // collective (the MPI network's window), before the heaps and MPI go
   release_device_handle(*rt);
   rt->heap.reset();
   rt->boot.reset(); // finalizes MPI if init started it

@@ -10,6 +10,7 @@
 #include "heap_allocator.hpp"
 #include "heap_backend.hpp"
 #include "portshmem/portshmem.h"
+#include "transport.hpp"
 
 namespace portshmem::detail {
 
@@ -17,10 +18,10 @@ struct runtime {
   config cfg;
   std::unique_ptr<bootstrap> boot;
   std::unique_ptr<heap_backend> heap;
-  std::vector<char*> peer_heaps;                    // host-side copy of the table the device handle points to
+  std::vector<char*> peer_heaps;                    // mapped heaps of the PEs the load/store transport serves
   std::vector<portshmem_transport_t> transports;    // per PE
+  std::vector<std::unique_ptr<transport>> links;    // the transports serving this PE's peers (src/transport.hpp)
   heap_allocator allocator{0};                      // offsets past the internal area
-  char* const* device_peer_heaps = nullptr;         // the table in device memory
   const std::int32_t* device_pe_device = nullptr;   // where each PE runs, in device memory
   portshmem_device_error_t* device_error = nullptr; // host-visible record device code writes
   portshmem_ctx_t ctx{};

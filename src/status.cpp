@@ -37,6 +37,8 @@ extern "C" const char* portshmem_status_string(portshmem_status_t status) {
     return "scope qualifier too narrow for the PE";
   case PORTSHMEM_ERR_LOCAL_BUFFER:
     return "private memory in a wave or block call";
+  case PORTSHMEM_ERR_NETWORK:
+    return "network error";
   }
   // A value outside the enum (a cast from an int): still a string, so callers can print it unchecked.
   return "unknown status";

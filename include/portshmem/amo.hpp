@@ -54,7 +54,7 @@ PORTSHMEM_DEVICE T atomic_fetch_add(const ctx& c, T* dest, detail::no_deduce<T> 
 /// Adds value to dest on PE pe atomically.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void atomic_add(const ctx& c, T* dest, detail::no_deduce<T> value, int pe, Q...) {
-  detail::amo_rmw<detail::rmw::add, mm::resolve<detail::kAmoQualifiers, Q...>>(c, dest, value, pe);
+  detail::amo_rmw<detail::rmw::add, mm::resolve<detail::kAmoQualifiers, Q...>, T, false>(c, dest, value, pe);
 }
 
 /// Adds 1 to dest on PE pe atomically and returns the old value.
@@ -78,7 +78,7 @@ PORTSHMEM_DEVICE T atomic_fetch_and(const ctx& c, T* dest, detail::no_deduce<T> 
 /// dest &= value on PE pe, atomically.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void atomic_and(const ctx& c, T* dest, detail::no_deduce<T> value, int pe, Q...) {
-  detail::amo_rmw<detail::rmw::and_, mm::resolve<detail::kAmoQualifiers, Q...>>(c, dest, value, pe);
+  detail::amo_rmw<detail::rmw::and_, mm::resolve<detail::kAmoQualifiers, Q...>, T, false>(c, dest, value, pe);
 }
 
 /// dest |= value on PE pe, atomically; returns the old value.
@@ -90,7 +90,7 @@ PORTSHMEM_DEVICE T atomic_fetch_or(const ctx& c, T* dest, detail::no_deduce<T> v
 /// dest |= value on PE pe, atomically.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void atomic_or(const ctx& c, T* dest, detail::no_deduce<T> value, int pe, Q...) {
-  detail::amo_rmw<detail::rmw::or_, mm::resolve<detail::kAmoQualifiers, Q...>>(c, dest, value, pe);
+  detail::amo_rmw<detail::rmw::or_, mm::resolve<detail::kAmoQualifiers, Q...>, T, false>(c, dest, value, pe);
 }
 
 /// dest ^= value on PE pe, atomically; returns the old value.
@@ -102,7 +102,7 @@ PORTSHMEM_DEVICE T atomic_fetch_xor(const ctx& c, T* dest, detail::no_deduce<T> 
 /// dest ^= value on PE pe, atomically.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void atomic_xor(const ctx& c, T* dest, detail::no_deduce<T> value, int pe, Q...) {
-  detail::amo_rmw<detail::rmw::xor_, mm::resolve<detail::kAmoQualifiers, Q...>>(c, dest, value, pe);
+  detail::amo_rmw<detail::rmw::xor_, mm::resolve<detail::kAmoQualifiers, Q...>, T, false>(c, dest, value, pe);
 }
 
 } // namespace portshmem

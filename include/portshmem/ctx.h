@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "portshmem/transport/proxy_queue.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -20,7 +22,9 @@ typedef enum portshmem_call_id {
   PORTSHMEM_CALL_WAIT,
   PORTSHMEM_CALL_BARRIER,
   PORTSHMEM_CALL_AMO,
-  PORTSHMEM_CALL_SIGNAL
+  PORTSHMEM_CALL_SIGNAL,
+  PORTSHMEM_CALL_FENCE,
+  PORTSHMEM_CALL_QUIET
 } portshmem_call_id_t;
 
 /* A bad call recorded by device code (invalid PE, address outside the heap, a wait that timed out). It lives in
@@ -47,6 +51,12 @@ typedef struct portshmem_ctx {
   uint64_t timeout_ns;             /* bound on device waits; 0 = wait forever (PORTSHMEM_TIMEOUT) */
   int32_t strict;                  /* 1: calls lower as with default qualifiers (docs/memory_model.md, premises) */
   int32_t reserved;                /* zero */
+  /* The RDMA transport (docs/backends.md): the proxy's rings, in device memory; a block posts to ring
+   * block_rank % proxy_ring_count. NULL when no PE of the job is reached through the proxy: then every device call
+   * takes the load/store path alone, and the proxy branches cost one test of this pointer. */
+  const portshmem_proxy_ring_t* proxy_rings;
+  uint32_t proxy_ring_count;
+  uint32_t proxy_reserved; /* zero */
 } portshmem_ctx_t;
 
 #ifdef __cplusplus

@@ -71,6 +71,8 @@ inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) {
 #define hipIpcCloseMemHandle cudaIpcCloseMemHandle
 #define hipIpcMemLazyEnablePeerAccess cudaIpcMemLazyEnablePeerAccess
 #define hipStreamCreate cudaStreamCreate
+#define hipStreamCreateWithFlags cudaStreamCreateWithFlags
+#define hipStreamNonBlocking cudaStreamNonBlocking
 #define hipStreamDestroy cudaStreamDestroy
 #define hipStreamSynchronize cudaStreamSynchronize
 #define hipEventCreate cudaEventCreate
@@ -168,6 +170,11 @@ inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* prop, int) {
   return hipSuccess;
 }
 inline hipError_t hipStreamCreate(hipStream_t* s) {
+  *s = nullptr;
+  return hipSuccess;
+}
+inline constexpr unsigned hipStreamNonBlocking = 1;
+inline hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned) {
   *s = nullptr;
   return hipSuccess;
 }

@@ -44,19 +44,19 @@ PORTSHMEM_DEVICE void putmem_block(const ctx& c, void* dest, const void* src, st
 /// putmem that may return before src is read: src must not change, and nothing is promised, until quiet.
 template <class... Q>
 PORTSHMEM_DEVICE void putmem_nbi(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
-  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src, nbytes, pe);
 }
 
 /// putmem_nbi by every thread of the wave as one put (nothing is promised until a member's quiet).
 template <class... Q>
 PORTSHMEM_DEVICE void putmem_nbi_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
-  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src, nbytes, pe);
 }
 
 /// putmem_nbi by every thread of the block as one put (nothing is promised until a member's quiet).
 template <class... Q>
 PORTSHMEM_DEVICE void putmem_nbi_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
-  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src, nbytes, pe);
 }
 
 // ---- put: nelems elements of T (an OpenSHMEM standard RMA type, types.hpp), otherwise as putmem ---------------------
@@ -85,22 +85,22 @@ PORTSHMEM_DEVICE void put_block(const ctx& c, T* dest, const T* src, std::size_t
 /// putmem_nbi of nelems elements of T: src must not change, and nothing is promised, until quiet.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void put_nbi(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
-  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
-                                                                             pe);
+  detail::put_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src,
+                                                                                    detail::rma_bytes<T>(nelems), pe);
 }
 
 /// putmem_nbi_wave of nelems elements of T: one put of the wave, promising nothing until quiet.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void put_nbi_wave(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
-  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
-                                                                           pe);
+  detail::put_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src,
+                                                                                  detail::rma_bytes<T>(nelems), pe);
 }
 
 /// putmem_nbi_block of nelems elements of T: one put of the block, promising nothing until quiet.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void put_nbi_block(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
-  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
-                                                                            pe);
+  detail::put_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src,
+                                                                                   detail::rma_bytes<T>(nelems), pe);
 }
 
 // ---- getmem: nbytes of src on PE pe into the caller's dest ----------------------------------------------------------
@@ -126,19 +126,19 @@ PORTSHMEM_DEVICE void getmem_block(const ctx& c, void* dest, const void* src, st
 /// getmem whose data is promised in dest only after a later quiet.
 template <class... Q>
 PORTSHMEM_DEVICE void getmem_nbi(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
-  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src, nbytes, pe);
 }
 
 /// getmem_nbi by every thread of the wave as one get (the data is promised after a member's quiet).
 template <class... Q>
 PORTSHMEM_DEVICE void getmem_nbi_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
-  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src, nbytes, pe);
 }
 
 /// getmem_nbi by every thread of the block as one get (the data is promised after a member's quiet).
 template <class... Q>
 PORTSHMEM_DEVICE void getmem_nbi_block(const ctx& c, void* dest, const void* src, std::size_t nbytes, int pe, Q...) {
-  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, nbytes, pe);
+  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src, nbytes, pe);
 }
 
 // ---- get: nelems elements of T, otherwise as getmem -----------------------------------------------------------------
@@ -167,22 +167,22 @@ PORTSHMEM_DEVICE void get_block(const ctx& c, T* dest, const T* src, std::size_t
 /// getmem_nbi of nelems elements of T: the data is promised in dest after quiet.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void get_nbi(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
-  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
-                                                                             pe);
+  detail::get_bytes<thread_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src,
+                                                                                    detail::rma_bytes<T>(nelems), pe);
 }
 
 /// getmem_nbi_wave of nelems elements of T: one get of the wave, promised after quiet.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void get_nbi_wave(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
-  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
-                                                                           pe);
+  detail::get_bytes<wave_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src,
+                                                                                  detail::rma_bytes<T>(nelems), pe);
 }
 
 /// getmem_nbi_block of nelems elements of T: one get of the block, promised after quiet.
 template <class T, class... Q>
 PORTSHMEM_DEVICE void get_nbi_block(const ctx& c, T* dest, const T* src, std::size_t nelems, int pe, Q...) {
-  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>>(c, dest, src, detail::rma_bytes<T>(nelems),
-                                                                            pe);
+  detail::get_bytes<block_group, mm::resolve<detail::kRmaQualifiers, Q...>, false>(c, dest, src,
+                                                                                   detail::rma_bytes<T>(nelems), pe);
 }
 
 // ---- p, g: one element, one coherent access ------------------------------------------------------------------------

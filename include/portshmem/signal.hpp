@@ -69,8 +69,8 @@ template <class... Q>
 PORTSHMEM_DEVICE void putmem_signal_nbi(const ctx& c, void* dest, const void* src, std::size_t nbytes,
                                         std::uint64_t* sig_addr, std::uint64_t signal, signal_update sig_op, int pe,
                                         Q...) {
-  detail::put_signal_bytes<thread_group, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nbytes,
-                                                                                          sig_addr, signal, sig_op, pe);
+  detail::put_signal_bytes<thread_group, mm::resolve<detail::kPutSignalQualifiers, Q...>, false>(
+      c, dest, src, nbytes, sig_addr, signal, sig_op, pe);
 }
 
 /// putmem_signal_nbi by every thread of the wave as one operation.
@@ -78,8 +78,8 @@ template <class... Q>
 PORTSHMEM_DEVICE void putmem_signal_nbi_wave(const ctx& c, void* dest, const void* src, std::size_t nbytes,
                                              std::uint64_t* sig_addr, std::uint64_t signal, signal_update sig_op,
                                              int pe, Q...) {
-  detail::put_signal_bytes<wave_group, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nbytes, sig_addr,
-                                                                                        signal, sig_op, pe);
+  detail::put_signal_bytes<wave_group, mm::resolve<detail::kPutSignalQualifiers, Q...>, false>(
+      c, dest, src, nbytes, sig_addr, signal, sig_op, pe);
 }
 
 /// putmem_signal_nbi by every thread of the block as one operation.
@@ -87,8 +87,8 @@ template <class... Q>
 PORTSHMEM_DEVICE void putmem_signal_nbi_block(const ctx& c, void* dest, const void* src, std::size_t nbytes,
                                               std::uint64_t* sig_addr, std::uint64_t signal, signal_update sig_op,
                                               int pe, Q...) {
-  detail::put_signal_bytes<block_group, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nbytes, sig_addr,
-                                                                                         signal, sig_op, pe);
+  detail::put_signal_bytes<block_group, mm::resolve<detail::kPutSignalQualifiers, Q...>, false>(
+      c, dest, src, nbytes, sig_addr, signal, sig_op, pe);
 }
 
 /// putmem_signal of nelems elements of T: the signal is visible at pe only after the data.
@@ -119,8 +119,8 @@ PORTSHMEM_DEVICE void put_signal_block(const ctx& c, T* dest, const T* src, std:
 template <class T, class... Q>
 PORTSHMEM_DEVICE void put_signal_nbi(const ctx& c, T* dest, const T* src, std::size_t nelems, std::uint64_t* sig_addr,
                                      std::uint64_t signal, signal_update sig_op, int pe, Q...) {
-  detail::put_signal_elems<thread_group, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nelems,
-                                                                                          sig_addr, signal, sig_op, pe);
+  detail::put_signal_elems<thread_group, mm::resolve<detail::kPutSignalQualifiers, Q...>, T, false>(
+      c, dest, src, nelems, sig_addr, signal, sig_op, pe);
 }
 
 /// putmem_signal_nbi_wave of nelems elements of T.
@@ -128,8 +128,8 @@ template <class T, class... Q>
 PORTSHMEM_DEVICE void put_signal_nbi_wave(const ctx& c, T* dest, const T* src, std::size_t nelems,
                                           std::uint64_t* sig_addr, std::uint64_t signal, signal_update sig_op, int pe,
                                           Q...) {
-  detail::put_signal_elems<wave_group, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nelems, sig_addr,
-                                                                                        signal, sig_op, pe);
+  detail::put_signal_elems<wave_group, mm::resolve<detail::kPutSignalQualifiers, Q...>, T, false>(
+      c, dest, src, nelems, sig_addr, signal, sig_op, pe);
 }
 
 /// putmem_signal_nbi_block of nelems elements of T.
@@ -137,8 +137,8 @@ template <class T, class... Q>
 PORTSHMEM_DEVICE void put_signal_nbi_block(const ctx& c, T* dest, const T* src, std::size_t nelems,
                                            std::uint64_t* sig_addr, std::uint64_t signal, signal_update sig_op, int pe,
                                            Q...) {
-  detail::put_signal_elems<block_group, mm::resolve<detail::kPutSignalQualifiers, Q...>>(c, dest, src, nelems, sig_addr,
-                                                                                         signal, sig_op, pe);
+  detail::put_signal_elems<block_group, mm::resolve<detail::kPutSignalQualifiers, Q...>, T, false>(
+      c, dest, src, nelems, sig_addr, signal, sig_op, pe);
 }
 
 // ---- signal_op, signal_fetch, signal_wait_until ---------------------------------------------------------------------

@@ -23,8 +23,9 @@ typedef enum portshmem_status {
   PORTSHMEM_ERR_TIMEOUT,         /* a bounded wait gave up (PORTSHMEM_TIMEOUT) */
   PORTSHMEM_ERR_DEVICE,          /* device code recorded a bad call; see the log */
   PORTSHMEM_ERR_SCOPE,           /* a scope qualifier too narrow for the PE named (debug checks) */
-  PORTSHMEM_ERR_LOCAL_BUFFER     /* a wave/block call named a thread's private memory, which its other threads
+  PORTSHMEM_ERR_LOCAL_BUFFER,    /* a wave/block call named a thread's private memory, which its other threads
                                     cannot reach (use shared or global memory) */
+  PORTSHMEM_ERR_NETWORK          /* the network behind the RDMA proxy failed an operation (MPI one-sided, ibverbs) */
 } portshmem_status_t;
 
 /** A short English name of a status, for messages ("invalid PE"). Never NULL. */

@@ -22,19 +22,20 @@ namespace portshmem {
 /// What the coverage names, issued by this thread before the fence to a PE, is delivered there before what follows it.
 template <class... Q>
 PORTSHMEM_DEVICE void fence(const ctx& c, Q...) {
-  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::release>(c);
+  detail::fence_all<mm::resolve<detail::kFenceQualifiers, Q...>>(c);
 }
 
 /// What the coverage names, issued by this thread before the quiet, is complete and visible to every PE of the scope.
 template <class... Q>
 PORTSHMEM_DEVICE void quiet(const ctx& c, Q...) {
-  detail::covered_fence<mm::resolve<detail::kFenceQualifiers, Q...>, arch::order::seq_cst>(c);
+  detail::quiet_all<mm::resolve<detail::kFenceQualifiers, Q...>>(c);
 }
 
-/// quiet for the operations toward pes[0..npes): on the load/store transport every operation completes alike, so quiet.
+/// quiet for the operations toward pes[0..npes) (on the load/store transport every operation completes alike, so it
+/// is quiet there; the proxy completes only the commands to those PEs).
 template <class... Q>
-PORTSHMEM_DEVICE void pe_quiet(const ctx& c, const int* /*pes*/, std::size_t /*npes*/, Q... q) {
-  quiet(c, q...);
+PORTSHMEM_DEVICE void pe_quiet(const ctx& c, const int* pes, std::size_t npes, Q...) {
+  detail::pe_quiet_all<mm::resolve<detail::kFenceQualifiers, Q...>>(c, pes, npes);
 }
 
 /// Quiet, then waits until every PE has entered barrier_all: each PE's operations before it are visible on return.

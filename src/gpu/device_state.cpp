@@ -40,15 +40,8 @@ portshmem_status_t gather_placement(runtime& rt, std::vector<std::int32_t>& plac
 
 } // namespace
 
-/// Copies the peer table to device memory and allocates the host-visible error record.
+/// Copies the placement table to device memory and allocates the host-visible error record.
 portshmem_status_t build_device_handle(runtime& rt) {
-  const std::size_t table_bytes = rt.peer_heaps.size() * sizeof(char*);
-  char** table = nullptr;
-  if (hipMalloc(&table, table_bytes) != hipSuccess ||
-      hipMemcpy(table, rt.peer_heaps.data(), table_bytes, hipMemcpyHostToDevice) != hipSuccess) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the %zu-byte peer table in device memory", table_bytes);
-  }
-  rt.device_peer_heaps = table;
   std::vector<std::int32_t> places;
   if (auto s = gather_placement(rt, places); s != PORTSHMEM_SUCCESS) return s;
   const std::size_t place_bytes = places.size() * sizeof(std::int32_t);
@@ -68,7 +61,6 @@ portshmem_status_t build_device_handle(runtime& rt) {
   rt.ctx.n_pes = rt.boot->size();
   rt.ctx.heap = rt.heap->local();
   rt.ctx.heap_size = rt.cfg.heap_size;
-  rt.ctx.peer_heaps = rt.device_peer_heaps;
   rt.ctx.error = rt.device_error;
   rt.ctx.pe_device = rt.device_pe_device;
   rt.ctx.timeout_ns = rt.cfg.timeout_ns;
@@ -77,11 +69,9 @@ portshmem_status_t build_device_handle(runtime& rt) {
 
 void release_device_handle(runtime& rt) {
   // Teardown frees what it can; a failing free has nothing left to protect, so its status is dropped on purpose.
-  if (rt.device_peer_heaps) (void)hipFree(const_cast<char**>(rt.device_peer_heaps));
   if (rt.device_error) (void)hipHostFree(rt.device_error);
   if (rt.device_pe_device) (void)hipFree(const_cast<std::int32_t*>(rt.device_pe_device));
   rt.device_pe_device = nullptr;
-  rt.device_peer_heaps = nullptr;
   rt.device_error = nullptr;
 }
 

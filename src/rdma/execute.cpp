@@ -28,13 +28,35 @@ portshmem_status_t write_fetched(std::uint64_t local, std::uint64_t value, unsig
   return PORTSHMEM_ERR_GPU;
 }
 
+/// With FLAG_DELIVERED, after an issued operation: it is complete at its target before the command completes.
+portshmem_status_t delivered(network& net, const portshmem_proxy_cmd_t& cmd, portshmem_status_t issued) {
+  if (issued != PORTSHMEM_SUCCESS || !(cmd.flags & PORTSHMEM_PROXY_FLAG_DELIVERED)) return issued;
+  return net.flush(cmd.pe);
+}
+
+/// A GET: into cmd.local, or (local 0, at most 8 bytes) into *fetched, the result cell's value.
+portshmem_status_t execute_get(network& net, const portshmem_proxy_cmd_t& cmd, std::uint64_t* fetched,
+                               std::string* why) {
+  if (cmd.local != 0) {
+    const portshmem_status_t s =
+        net.get(cmd.pe, cmd.remote, reinterpret_cast<void*>(cmd.local), cmd.size, cmd.qualifier);
+    return s == PORTSHMEM_SUCCESS ? net.complete_local(cmd.pe) : s;
+  }
+  if (cmd.size > sizeof *fetched) return malformed(why, "a get into the result cell of more than 8 bytes");
+  std::uint64_t value = 0; // little-endian: the bytes land in the low end of the cell's value
+  portshmem_status_t s = net.get(cmd.pe, cmd.remote, &value, cmd.size, cmd.qualifier);
+  if (s == PORTSHMEM_SUCCESS) s = net.complete_local(cmd.pe);
+  if (s == PORTSHMEM_SUCCESS) *fetched = value;
+  return s;
+}
+
 portshmem_status_t execute_amo(network& net, const portshmem_proxy_cmd_t& cmd, std::uint64_t* fetched,
                                std::string* why) {
   if (cmd.kind >= PORTSHMEM_PROXY_AMO_COUNT) return malformed(why, "unknown atomic");
   if (cmd.width != 4 && cmd.width != 8) return malformed(why, "atomic width is not 4 or 8");
   const auto kind = portshmem_proxy_amo_t(cmd.kind);
   const amo_request op{kind, cmd.width, cmd.value, cmd.aux};
-  if (!amo_fetches(kind)) return net.atomic(cmd.pe, cmd.remote, op, nullptr, cmd.qualifier);
+  if (!amo_fetches(kind)) return delivered(net, cmd, net.atomic(cmd.pe, cmd.remote, op, nullptr, cmd.qualifier));
   std::uint64_t value = 0;
   portshmem_status_t s = net.atomic(cmd.pe, cmd.remote, op, &value, cmd.qualifier);
   if (s == PORTSHMEM_SUCCESS) s = net.complete_local(cmd.pe);
@@ -48,7 +70,9 @@ portshmem_status_t execute_amo(network& net, const portshmem_proxy_cmd_t& cmd, s
 portshmem_status_t execute_signal(network& net, const portshmem_proxy_cmd_t& cmd) {
   const amo_request op{cmd.kind == PORTSHMEM_PROXY_SIGNAL_ADD ? PORTSHMEM_PROXY_AMO_ADD : PORTSHMEM_PROXY_AMO_SET, 8,
                        cmd.value, 0};
-  if (cmd.op == PORTSHMEM_PROXY_OP_SIGNAL) return net.atomic(cmd.pe, cmd.remote, op, nullptr, cmd.qualifier);
+  if (cmd.op == PORTSHMEM_PROXY_OP_SIGNAL) {
+    return delivered(net, cmd, net.atomic(cmd.pe, cmd.remote, op, nullptr, cmd.qualifier));
+  }
   // The data, then the network's ordering point, then the signal: pe sees the signal only after the data.
   portshmem_status_t s = net.put(cmd.pe, cmd.remote, reinterpret_cast<const void*>(cmd.local), cmd.size, cmd.qualifier);
   if (s == PORTSHMEM_SUCCESS) s = net.order(cmd.pe);
@@ -72,8 +96,7 @@ portshmem_status_t execute(network& net, const portshmem_proxy_cmd_t& cmd, std::
     if (s == PORTSHMEM_SUCCESS && (cmd.flags & PORTSHMEM_PROXY_FLAG_BLOCKING)) s = net.complete_local(pe);
     return s;
   case PORTSHMEM_PROXY_OP_GET:
-    s = net.get(pe, cmd.remote, reinterpret_cast<void*>(cmd.local), cmd.size, cmd.qualifier);
-    return s == PORTSHMEM_SUCCESS ? net.complete_local(pe) : s;
+    return execute_get(net, cmd, fetched, why);
   case PORTSHMEM_PROXY_OP_AMO:
     return execute_amo(net, cmd, fetched, why);
   case PORTSHMEM_PROXY_OP_SIGNAL:

@@ -211,6 +211,7 @@ class mpi_network final : public network {
     int flag = 0;
     (void)MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE); // nothing is ever sent on comm_
   }
+  bool needs_flush_to_deliver() const override { return true; } // passive target: delivery is promised at a flush
 
  private:
   struct staged_get {

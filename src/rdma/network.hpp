@@ -13,8 +13,8 @@
 
 namespace portshmem::rdma {
 
-/// The status a failed network operation reports (status.h has no network-specific code yet).
-inline constexpr portshmem_status_t kNetworkError = PORTSHMEM_ERR_SYSTEM;
+/// The status a failed network operation reports.
+inline constexpr portshmem_status_t kNetworkError = PORTSHMEM_ERR_NETWORK;
 
 /// One atomic: kind on width (4 or 8) bytes; value is the operand (compare_swap: the new value), compare the
 /// compare_swap's expected value. Only the low width bytes of value and compare count.
@@ -72,6 +72,9 @@ class network {
   virtual portshmem_status_t flush_all() = 0;
   /// Called while the proxy has nothing to do, for networks that need the CPU to make progress.
   virtual void progress() {}
+  /// Whether issued operations may wait for a flush to reach their targets (MPI passive target promises no progress
+  /// otherwise): then an idle proxy flushes what it executed, so a lone signal or barrier arrival is delivered.
+  virtual bool needs_flush_to_deliver() const { return false; }
 
   /// Why the last failed call failed, one clause naming the network call ("MPI_Put: MPI_ERR_RANK: invalid rank").
   const std::string& last_error() const { return error_; }

@@ -1,5 +1,6 @@
 #include "rdma/proxy.hpp"
 
+#include <chrono>
 #include <cstring>
 
 #include "log.hpp"
@@ -65,13 +66,65 @@ portshmem_status_t proxy::stop() {
 void proxy::run() {
   unsigned idle = 0;
   while (running_.load(std::memory_order_acquire)) {
+    // Read before the pass: a request asked after the commands it covers were published, so a pass that starts
+    // after this load and finds nothing has executed all of them.
+    const std::uint64_t asked = quiet_asked_.load(std::memory_order_acquire);
     if (poll() != 0) {
       idle = 0;
+      unflushed_ = net_.needs_flush_to_deliver();
       continue;
     }
+    if (asked != quiet_done_.load(std::memory_order_relaxed)) {
+      serve_quiet(asked);
+      continue;
+    }
+    if (unflushed_) flush_executed();
     net_.progress();
     if (++idle > kHotPasses) std::this_thread::yield(); // PEs' proxies and kernels may share few cores
   }
+}
+
+void proxy::flush_executed() {
+  unflushed_ = false;
+  if (net_.flush_all() == PORTSHMEM_SUCCESS) return;
+  // The commands themselves succeeded (each was completed as its op promises); a failure to complete them at their
+  // targets is the network's, reported once like the final flush's.
+  PORTSHMEM_LOG(error, "proxy (%s network): flushing executed commands failed: %s", net_.name(),
+                net_.last_error().c_str());
+  if (first_error_ == PORTSHMEM_SUCCESS) first_error_ = kNetworkError;
+}
+
+void proxy::serve_quiet(std::uint64_t asked) {
+  unflushed_ = false;
+  portshmem_status_t s = net_.flush_all();
+  if (s != PORTSHMEM_SUCCESS) {
+    PORTSHMEM_LOG(error, "proxy (%s network): a host-side quiet's flush failed: %s", net_.name(),
+                  net_.last_error().c_str());
+  }
+  quiet_status_.store(s, std::memory_order_relaxed);
+  quiet_done_.store(asked, std::memory_order_release);
+}
+
+portshmem_status_t proxy::quiet(std::uint64_t timeout_ns) {
+  if (!running_.load(std::memory_order_acquire)) { // no thread: this caller is the only user of the network
+    while (poll() != 0) {
+    }
+    unflushed_ = false;
+    return net_.flush_all();
+  }
+  const std::uint64_t asked = quiet_asked_.fetch_add(1, std::memory_order_release) + 1;
+  const auto start = std::chrono::steady_clock::now();
+  while (quiet_done_.load(std::memory_order_acquire) < asked) {
+    if (timeout_ns && std::chrono::steady_clock::now() - start > std::chrono::nanoseconds(timeout_ns)) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_TIMEOUT,
+                            "host-side quiet of the RDMA proxy (%s network) gave up after PORTSHMEM_TIMEOUT: its "
+                            "progress thread did not finish the commands device code posted (a network operation "
+                            "that never completes?)",
+                            net_.name());
+    }
+    std::this_thread::yield();
+  }
+  return quiet_status_.load(std::memory_order_relaxed);
 }
 
 std::size_t proxy::poll(std::size_t budget) {

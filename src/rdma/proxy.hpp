@@ -43,6 +43,10 @@ class proxy {
   /// One pass over every ring without the thread (tests, and a host-side quiet): executes up to `budget` published
   /// commands per ring; returns how many it executed.
   std::size_t poll(std::size_t budget = 64);
+  /// Host-side quiet (portshmem_barrier_all): every command published before the call is executed and complete at its
+  /// target (the network's flush_all) when it returns — done by the progress thread while it runs, else here.
+  /// PORTSHMEM_ERR_TIMEOUT after timeout_ns (0: no bound); otherwise the flush's status.
+  portshmem_status_t quiet(std::uint64_t timeout_ns);
   /// Commands executed so far.
   std::uint64_t executed() const { return executed_.load(std::memory_order_relaxed); }
 
@@ -60,6 +64,12 @@ class proxy {
   void record_failure(unsigned index, const portshmem_proxy_cmd_t& cmd, std::uint64_t ticket, portshmem_status_t status,
                       const std::string& why);
   void run();
+  /// The progress thread's part of a host-side quiet: flush what it executed, answer request `asked`.
+  void serve_quiet(std::uint64_t asked);
+  /// Completes at their targets the commands executed since the last flush: an idle proxy does it, so a network
+  /// that may hold operations back until a flush (MPI passive target does not promise progress otherwise) delivers
+  /// everything without waiting for a device-side quiet that may never come (a lone signal, a barrier arrival).
+  void flush_executed();
 
   network& net_;
   std::unique_ptr<ring_set> rings_;
@@ -69,6 +79,9 @@ class proxy {
   std::atomic<std::uint64_t> executed_{0};
   portshmem_status_t first_error_ = PORTSHMEM_SUCCESS;
   unsigned logged_errors_ = 0;
+  bool unflushed_ = false; // commands executed since the last flush_all (progress thread only)
+  std::atomic<std::uint64_t> quiet_asked_{0}, quiet_done_{0}; // host-side quiet requests, and the last one answered
+  std::atomic<portshmem_status_t> quiet_status_{PORTSHMEM_SUCCESS};
 };
 
 /// Executes one command through net: the network calls its op needs, with the completion its op promises

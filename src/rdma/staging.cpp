@@ -29,8 +29,29 @@ void* bounce_pool::take(std::size_t bytes) {
   return p;
 }
 
+namespace {
+
+/// The calling thread's copy stream (the proxy thread's, in practice), created on first use.
+struct copy_stream {
+  hipStream_t stream = nullptr;
+  bool made = false;
+  ~copy_stream() {
+    if (made) (void)hipStreamDestroy(stream);
+  }
+  hipStream_t get() {
+    if (!made) made = hipStreamCreateWithFlags(&stream, hipStreamNonBlocking) == hipSuccess;
+    return stream;
+  }
+};
+
+} // namespace
+
 portshmem_status_t bounce_pool::copy(void* dst, const void* src, std::size_t bytes) {
-  return hipMemcpy(dst, src, bytes, hipMemcpyDefault) == hipSuccess ? PORTSHMEM_SUCCESS : PORTSHMEM_ERR_GPU;
+  thread_local copy_stream mine;
+  const hipStream_t stream = mine.get();
+  if (!mine.made) return PORTSHMEM_ERR_GPU;
+  if (hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, stream) != hipSuccess) return PORTSHMEM_ERR_GPU;
+  return hipStreamSynchronize(stream) == hipSuccess ? PORTSHMEM_SUCCESS : PORTSHMEM_ERR_GPU;
 }
 
 } // namespace portshmem::rdma

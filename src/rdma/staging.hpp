@@ -28,9 +28,9 @@ class bounce_pool {
   bool empty() const { return used_ == 0; }
 
   /// Copies between any two of host memory, pinned memory and GPU memory (hipMemcpyDefault): every copy the proxy
-  /// makes to or from a local buffer goes through here. On GPU platforms it must not wait for running kernels (their
-  /// threads may be waiting for this very copy): before the RDMA path is enabled there, this needs a non-blocking
-  /// stream (hipStreamNonBlocking), which gpu_runtime.hpp does not map yet; hipMemcpy waits for the default stream.
+  /// makes to or from a local buffer goes through here. It never waits for running kernels (their threads may be
+  /// waiting for this very copy): it runs on a stream of the calling thread's own that does not synchronize with the
+  /// default stream (hipStreamNonBlocking), and waits for that stream only.
   static portshmem_status_t copy(void* dst, const void* src, std::size_t bytes);
 
  private:

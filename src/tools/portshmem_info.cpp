@@ -1,23 +1,33 @@
-// portshmem-info: what this portshmem was built for and how the environment configures it. Needs no MPI launch.
+// portshmem-info: what to paste into a bug report. What this portshmem is and how it was built, the machine's GPUs,
+// links, NICs and MPS state, and every PORTSHMEM_* variable with its effective value and where it came from.
+// Needs no MPI launch. Exit status 1 when a PORTSHMEM_* value is refused (portshmem_init would fail), else 0.
+#include <unistd.h>
+
 #include <cstdio>
-#include <string>
 
 #include "env.hpp"
-#include "portshmem/portshmem.h"
+#include "info_report.hpp"
+
+namespace portshmem::info {
+
+void transport_section(report& out) {
+  out.section("transports");
+  out.note("chosen per peer at init, so known only inside a job: run the job with PORTSHMEM_INFO=1 and PE 0 prints");
+  out.note("each PE's node and transport (self, ipc or rdma) and the lowering (relaxed or strict)");
+}
+
+} // namespace portshmem::info
 
 int main() {
-  using namespace portshmem::detail;
-  std::printf("%s\nplatform: %s\n\nenvironment (docs/env.md):\n", portshmem_version_string(), portshmem_platform());
-  config cfg;
-  std::string error;
-  const bool ok = load_config(process_env(), &cfg, &error) == PORTSHMEM_SUCCESS;
-  if (!ok) {
-    std::printf("  error: %s\n", error.c_str());
-    cfg = default_config();
-  }
-  for (const env_entry& e : env_registry()) {
-    std::printf("  %-22s %-8s = %-8s (default %s)\n      %s\n", e.name, e.type, e.show(cfg).c_str(), e.default_value,
-                e.help);
-  }
-  return ok ? 0 : 1;
+  using namespace portshmem;
+  info::report out;
+  info::build_section(out);
+  info::system_section(out);
+  info::gpu_section(out);
+  info::nic_section(out, "/sys");
+  info::mps_section(out, detail::process_env(), "/proc");
+  const bool env_ok = info::env_section(out, detail::process_env(), environ);
+  info::transport_section(out);
+  std::fputs(out.text().c_str(), stdout);
+  return env_ok ? 0 : 1;
 }

@@ -49,11 +49,16 @@ using u64 = std::uint64_t;
 // Every probe but the strict__* ones also clears ctx::strict: what the docs show is the relaxed lowering, and the
 // strict fallback (a uniform branch on the flag, detail/publish.hpp) folds away; the strict__* probes keep it.
 #define NOT_STRICT c.strict = 0
+// Every probe but the proxy__* ones also clears ctx::proxy_rings (NO_PROXY): a job whose peers are all mapped has no
+// ring table, and then every branch to the RDMA transport (transport/dispatch.hpp) folds away, so the tables show the
+// load/store transport's code exactly. The proxy__* probes keep the table: the code of the proxy path.
+#define NO_PROXY c.proxy_rings = nullptr
 
 // ---- fence / quiet / pe_quiet: a bypass put before (4 ints: a small copy), a flag p after ---------------------------
 #define ORDERING_PROBE(CALL, NAME, ...)                                                                                \
   PROBE CALL##__##NAME(ps::ctx c, int* d, const int* s, int* f, int pe) {                                              \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     ps::put(c, d, s, 4, pe);                                                                                           \
     REGION_BEGIN;                                                                                                      \
@@ -74,6 +79,7 @@ ORDERING_PROBES(quiet)
 
 PROBE pe_quiet__comm_system(ps::ctx c, int* d, const int* s, int* f, const int* pes, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   ps::put(c, d, s, 4, pe);
   REGION_BEGIN;
@@ -83,6 +89,7 @@ PROBE pe_quiet__comm_system(ps::ctx c, int* d, const int* s, int* f, const int* 
 }
 PROBE pe_quiet__all_system(ps::ctx c, int* d, const int* s, int* f, const int* pes, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   ps::put(c, d, s, 4, pe);
   REGION_BEGIN;
@@ -95,6 +102,7 @@ PROBE pe_quiet__all_system(ps::ctx c, int* d, const int* s, int* f, const int* p
 #define PUT_PROBE(CALL, T, NAME, ...)                                                                                  \
   PROBE CALL##__##NAME(ps::ctx c, T* d, const T* s, std::size_t n, int pe) {                                           \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::CALL(c, d, s, n, pe, ##__VA_ARGS__);                                                                           \
@@ -116,6 +124,7 @@ PUT_PROBE(get, int, keep, mm::keep)
 // private / LDS accesses there, never a .global or cache-bypassing one) --------------------------------------------
 PROBE get__stack(ps::ctx c, const int* s, std::size_t n, int* out, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   int buf[16];
   REGION_BEGIN;
@@ -125,6 +134,7 @@ PROBE get__stack(ps::ctx c, const int* s, std::size_t n, int* out, int pe) {
 }
 PROBE put__stack(ps::ctx c, int* d, const int* in, std::size_t n, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   int buf[16];
   for (int i = 0; i < 16; ++i) buf[(i * 7 + n) % 16] = in[i];
@@ -134,6 +144,7 @@ PROBE put__stack(ps::ctx c, int* d, const int* in, std::size_t n, int pe) {
 }
 PROBE put__shared(ps::ctx c, int* d, const int* in, std::size_t n, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   __shared__ int buf[256];
   buf[ps::arch::thread_rank()] = in[ps::arch::thread_rank()];
@@ -147,6 +158,7 @@ PROBE put__shared(ps::ctx c, int* d, const int* in, std::size_t n, int pe) {
 // cached copy) ------------------------------------------------------------------------------------------------------
 PROBE putmem__relay(ps::ctx c, char* d, const char* buf, std::size_t n, int* f, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   ps::wait_until(c, f, ps::cmp::eq, 1, mm::comm);
   REGION_BEGIN;
@@ -158,6 +170,7 @@ PROBE putmem__relay(ps::ctx c, char* d, const char* buf, std::size_t n, int* f, 
 #define PUBLISH_PROBE(NAME, PATH, COVER)                                                                               \
   PROBE publish__##NAME(ps::ctx c, int* d, const int* s, int* f, int pe) {                                             \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::put(c, d, s, 4, pe, PATH);                                                                                     \
@@ -174,6 +187,7 @@ PUBLISH_PROBE(keep_all, mm::keep, mm::all)
 #define BLOCK_QUIET_PROBE(NAME, ...)                                                                                   \
   PROBE putmem_block_quiet__##NAME(ps::ctx c, char* d, const char* s, std::size_t n, int* f, int pe) {                 \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::putmem_block(c, d, s, n, pe);                                                                                  \
@@ -188,6 +202,7 @@ BLOCK_QUIET_PROBE(all_system, mm::all, mm::system)
 #define WAIT_PROBE(NAME, ...)                                                                                          \
   PROBE wait_until__##NAME(ps::ctx c, int* f, const int* s, int* out, int pe) {                                        \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::wait_until(c, f, ps::cmp::eq, 1, ##__VA_ARGS__);                                                               \
@@ -205,6 +220,7 @@ WAIT_PROBE(relaxed_system, mm::relaxed, mm::system)
 #define TEST_PROBE(NAME, ...)                                                                                          \
   PROBE test__##NAME(ps::ctx c, int* f, const int* s, int* out, int pe) {                                              \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     const bool ok = ps::test(c, f, ps::cmp::eq, 1, ##__VA_ARGS__);                                                     \
@@ -219,6 +235,7 @@ TEST_PROBE(relaxed_system, mm::relaxed, mm::system)
 #define BARRIER_PROBE(CALL, NAME, ...)                                                                                 \
   PROBE CALL##__##NAME(ps::ctx c) {                                                                                    \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::CALL(c, ##__VA_ARGS__);                                                                                        \
@@ -235,6 +252,7 @@ BARRIER_PROBE(sync_all_block, device, mm::device)
 #define PG_PROBE(NAME, T)                                                                                              \
   PROBE p__##NAME(ps::ctx c, T* d, T v, int pe) {                                                                      \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::p(c, d, v, pe);                                                                                                \
@@ -242,6 +260,7 @@ BARRIER_PROBE(sync_all_block, device, mm::device)
   }                                                                                                                    \
   PROBE g__##NAME(ps::ctx c, const T* s, T* out, int pe) {                                                             \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     const T r = ps::g(c, s, pe);                                                                                       \
@@ -256,6 +275,7 @@ PG_PROBE(short, short)
 #define SUBWORD_WAIT_PROBE(T, NAME, ...)                                                                               \
   PROBE wait_until__##NAME(ps::ctx c, T* f, const int* s, int* out, int pe) {                                          \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::wait_until(c, f, ps::cmp::eq, T(1), ##__VA_ARGS__);                                                            \
@@ -264,6 +284,7 @@ PG_PROBE(short, short)
   }                                                                                                                    \
   PROBE test__##NAME(ps::ctx c, T* f, const int* s, int* out, int pe) {                                                \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     const bool ok = ps::test(c, f, ps::cmp::eq, T(1), ##__VA_ARGS__);                                                  \
@@ -276,6 +297,7 @@ SUBWORD_WAIT_PROBE(short, short_comm_device, mm::comm, mm::device)
 // ---- the cold error path, kept once (see the top of the file) -------------------------------------------------------
 PROBE error_path__put(ps::ctx c, int* d, const int* s, int pe) {
   NOT_STRICT;
+  NO_PROXY;
   REGION_BEGIN;
   ps::put(c, d, s, 4, pe);
   REGION_END;
@@ -285,6 +307,7 @@ PROBE error_path__put(ps::ctx c, int* d, const int* s, int pe) {
 #define STRICT_ORDERING_PROBE(CALL, NAME, ...)                                                                         \
   PROBE strict__##CALL##_##NAME(ps::ctx c, int* d, const int* s, int* f, int pe) {                                     \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     ps::put(c, d, s, 4, pe);                                                                                           \
     REGION_BEGIN;                                                                                                      \
     ps::CALL(c, ##__VA_ARGS__);                                                                                        \
@@ -297,6 +320,7 @@ STRICT_ORDERING_PROBE(quiet, comm_device, mm::comm, mm::device)
 #define STRICT_WAIT_PROBE(NAME, ...)                                                                                   \
   PROBE strict__wait_##NAME(ps::ctx c, int* f, const int* s, int* out, int pe) {                                       \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     REGION_BEGIN;                                                                                                      \
     ps::wait_until(c, f, ps::cmp::eq, 1, ##__VA_ARGS__);                                                               \
     REGION_END;                                                                                                        \
@@ -310,6 +334,7 @@ STRICT_WAIT_PROBE(relaxed_device, mm::relaxed, mm::device)
 #define AMO_PROBES(NAME, ...)                                                                                          \
   PROBE atomic_fetch_add__##NAME(ps::ctx c, u64* d, u64 v, u64* out, int pe) {                                         \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     const u64 r = ps::atomic_fetch_add(c, d, v, pe, ##__VA_ARGS__);                                                    \
@@ -318,6 +343,7 @@ STRICT_WAIT_PROBE(relaxed_device, mm::relaxed, mm::device)
   }                                                                                                                    \
   PROBE atomic_compare_swap__##NAME(ps::ctx c, u64* d, u64 e, u64 v, u64* out, int pe) {                               \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     const u64 r = ps::atomic_compare_swap(c, d, e, v, pe, ##__VA_ARGS__);                                              \
@@ -326,6 +352,7 @@ STRICT_WAIT_PROBE(relaxed_device, mm::relaxed, mm::device)
   }                                                                                                                    \
   PROBE atomic_set__##NAME(ps::ctx c, u64* d, u64 v, int pe) {                                                         \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::atomic_set(c, d, v, pe, ##__VA_ARGS__);                                                                        \
@@ -334,6 +361,7 @@ STRICT_WAIT_PROBE(relaxed_device, mm::relaxed, mm::device)
 AMO_PROBES(default)
 PROBE atomic_add__default(ps::ctx c, u64* d, u64 v, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   REGION_BEGIN;
   ps::atomic_add(c, d, v, pe);
@@ -341,6 +369,7 @@ PROBE atomic_add__default(ps::ctx c, u64* d, u64 v, int pe) {
 }
 PROBE atomic_fetch__default(ps::ctx c, const u64* s, u64* out, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   REGION_BEGIN;
   const u64 r = ps::atomic_fetch(c, s, pe);
@@ -354,6 +383,7 @@ PROBE atomic_fetch__default(ps::ctx c, const u64* s, u64* out, int pe) {
 #define PUT_SIGNAL_PROBE(CALL, NAME, OP, ...)                                                                          \
   PROBE CALL##__##NAME(ps::ctx c, int* d, const int* s, u64* sig, int pe) {                                            \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::CALL(c, d, s, 4, sig, u64{1}, ps::OP, pe, ##__VA_ARGS__);                                                      \
@@ -375,6 +405,7 @@ PUT_SIGNAL_PROBE(put_signal_block, weak_comm_set, signal_set, mm::weak, mm::comm
 PUT_SIGNAL_PROBE(put_signal_block, weak_all_set, signal_set, mm::weak, mm::all)
 PROBE strict__put_signal_comm(ps::ctx c, int* d, const int* s, u64* sig, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   REGION_BEGIN;
   ps::put_signal(c, d, s, 4, sig, u64{1}, ps::signal_set, pe, mm::comm);
   REGION_END;
@@ -383,6 +414,7 @@ PROBE strict__put_signal_comm(ps::ctx c, int* d, const int* s, u64* sig, int pe)
 #define SIGNAL_OP_PROBE(NAME, OP, ...)                                                                                 \
   PROBE signal_op__##NAME(ps::ctx c, u64* sig, u64 v, int pe) {                                                        \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::signal_op(c, sig, v, ps::OP, pe, ##__VA_ARGS__);                                                               \
@@ -397,6 +429,7 @@ SIGNAL_OP_PROBE(comm_add_device, signal_add, mm::comm, mm::device)
 #define SIGNAL_WAIT_PROBE(NAME, ...)                                                                                   \
   PROBE signal_wait_until__##NAME(ps::ctx c, u64* sig, const int* s, int* out, int pe) {                               \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     const u64 seen = ps::signal_wait_until(c, sig, ps::cmp::ge, u64{1}, ##__VA_ARGS__);                                \
@@ -416,6 +449,7 @@ SIGNAL_WAIT_PROBE(relaxed_system, mm::relaxed, mm::system)
 #define WAIT_VECTOR_PROBE(CALL, NAME, ...)                                                                             \
   PROBE CALL##__##NAME(ps::ctx c, int* f, std::size_t n, const int* s, int* out, int pe) {                             \
     NO_ERROR_RECORD;                                                                                                   \
+    NO_PROXY;                                                                                                          \
     NOT_STRICT;                                                                                                        \
     REGION_BEGIN;                                                                                                      \
     ps::CALL(c, f, n, nullptr, ps::cmp::eq, 1, ##__VA_ARGS__);                                                         \
@@ -431,6 +465,7 @@ WAIT_VECTOR_PROBE(test_any, acquire_system, mm::acquire, mm::system)
 WAIT_VECTOR_PROBE(test_any, relaxed_system, mm::relaxed, mm::system)
 PROBE wait_until_some__comm_system(ps::ctx c, int* f, std::size_t n, std::size_t* idx, const int* s, int* out, int pe) {
   NO_ERROR_RECORD;
+  NO_PROXY;
   NOT_STRICT;
   REGION_BEGIN;
   const std::size_t k = ps::wait_until_some(c, f, n, idx, nullptr, ps::cmp::eq, 1, mm::comm, mm::system);

@@ -43,6 +43,7 @@ config() {  # $WORK/<dir>/include/portshmem/config.h selecting one platform (wha
 #define PORTSHMEM_PLATFORM_HOST 0
 #define PORTSHMEM_PLATFORM_NVIDIA $2
 #define PORTSHMEM_PLATFORM_AMD $3
+#define PORTSHMEM_ENABLE_RDMA 1
 #define PORTSHMEM_VERSION_MAJOR 0
 #define PORTSHMEM_VERSION_MINOR 0
 #define PORTSHMEM_VERSION_PATCH 0

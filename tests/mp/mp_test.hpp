@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <mpi.h>
 
 #include <portshmem/portshmem.hpp>
 
@@ -31,6 +32,19 @@ inline int next_pe() {
 }
 inline int prev_pe() {
   return (me() + npes() - 1) % npes();
+}
+/// Whether this PE reaches pe by loads and stores (itself, or a mapped peer), not through the RDMA proxy
+/// (PORTSHMEM_TRANSPORT=rdma, PORTSHMEM_NODE_GROUPS): what portshmem_ptr gives a pointer for.
+inline bool load_store_to(int pe) {
+  const portshmem_transport_t t = portshmem_transport(pe);
+  return t == PORTSHMEM_TRANSPORT_SELF || t == PORTSHMEM_TRANSPORT_IPC;
+}
+/// Whether every PE reaches its next PE by loads and stores: a test that needs it decides with this, so that all PEs
+/// take the same branch (a mixed job, PORTSHMEM_NODE_GROUPS, has both kinds of PEs).
+inline bool everyone_has_load_store_to_next() {
+  int mine = load_store_to(next_pe()) ? 1 : 0, all = 0;
+  EXPECT_EQ(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD), MPI_SUCCESS);
+  return all != 0;
 }
 
 /// Runs kernel(args...) and waits for it; the kernel must have launched and finished without error.

@@ -189,7 +189,9 @@ TEST(Heap, ForeignInteriorAndDoubleFreesFailAlikeAndChangeNothing) {
                             c.heap + portshmem::detail::kInternalHeapBytes - 1,
                             c.heap + c.heap_size - 1, // free space at the heap's end
                             c.heap + c.heap_size};    // one past it
-  if (mp::npes() > 1) bad.push_back(peer_view);
+  // Where the proxy serves a next PE there is no view of its copy: every PE then frees another interior pointer, so
+  // the PEs' calls stay alike.
+  if (mp::npes() > 1) bad.push_back(mp::everyone_has_load_store_to_next() ? peer_view : block + 2);
   for (void* p : bad) {
     const portshmem_status_t s = portshmem_free(p);
     EXPECT_EQ(s, PORTSHMEM_ERR_NOT_SYMMETRIC) << "offset " << offset_of(p);

@@ -3,9 +3,14 @@
 // must be recorded as PORTSHMEM_ERR_SCOPE and skipped; the same call toward a PE the scope does reach must land.
 // Where each PE runs is found here independently of the library (MPI processor name and PCI bus id), so a wrong
 // placement table fails the test too. On the host platform every PE of a node shares the one "device", so only
-// the accepting half runs there; the rejecting half needs PEs on separate GPUs (scripts/gpu-suite.sh runs it so).
+// the accepting half runs there; the rejecting half needs PEs on separate GPUs (scripts/gpu-suite.sh runs it so) or
+// on separate nodes: under PORTSHMEM_NODE_GROUPS (emulated nodes, docs/env.md; the group is computed here from the
+// documented rule, rank r in group r * groups / PEs) a PE of another group is on another node and reached through
+// the RDMA proxy, which refuses a device- or node-scoped call naming it whether or not debug checks are built
+// (mp_scope_proxy_np4 runs this file without them).
 #include <mpi.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -26,7 +31,10 @@ std::vector<std::string> placements() {
   EXPECT_EQ(hipDeviceGetPCIBusId(bus, int(sizeof bus), device), hipSuccess);
   constexpr int kBytes = MPI_MAX_PROCESSOR_NAME + 32;
   char mine[kBytes] = {};
-  std::snprintf(mine, sizeof mine, "%s/%s", node, bus);
+  const char* groups_text = std::getenv("PORTSHMEM_NODE_GROUPS");
+  const long groups = groups_text && *groups_text ? std::strtol(groups_text, nullptr, 10) : 1;
+  const long group = groups > 1 ? long(mp::me()) * groups / mp::npes() : 0;
+  std::snprintf(mine, sizeof mine, "%s#%ld/%s", node, group, bus);
   std::vector<char> all(std::size_t(mp::npes()) * kBytes);
   MPI_Allgather(mine, kBytes, MPI_CHAR, all.data(), kBytes, MPI_CHAR, MPI_COMM_WORLD);
   std::vector<std::string> out;

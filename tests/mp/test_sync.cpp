@@ -165,10 +165,20 @@ TEST(Sync, PtrGivesALoadStorePath) {
   constexpr std::size_t n = 1000;
   int* buf = static_cast<int*>(portshmem_calloc(n, sizeof(int)));
   int* remote = static_cast<int*>(portshmem_ptr(buf, mp::next_pe()));
-  ASSERT_NE(remote, nullptr);
+  const portshmem_status_t remote_status = portshmem_last_status();
   EXPECT_EQ(portshmem_ptr(buf, mp::me()), buf);
-  EXPECT_EQ(portshmem_transport(mp::next_pe()), mp::npes() == 1 ? PORTSHMEM_TRANSPORT_SELF : PORTSHMEM_TRANSPORT_IPC);
   EXPECT_EQ(portshmem_transport(mp::me()), PORTSHMEM_TRANSPORT_SELF);
+  if (!mp::everyone_has_load_store_to_next()) { // a PE the proxy serves: no pointer, and why
+    if (!mp::load_store_to(mp::next_pe())) {
+      EXPECT_EQ(remote, nullptr);
+      EXPECT_EQ(remote_status, PORTSHMEM_ERR_UNREACHABLE);
+      EXPECT_EQ(portshmem_transport(mp::next_pe()), PORTSHMEM_TRANSPORT_RDMA);
+    }
+    EXPECT_EQ(portshmem_free(buf), PORTSHMEM_SUCCESS);
+    return;
+  }
+  ASSERT_NE(remote, nullptr);
+  EXPECT_EQ(portshmem_transport(mp::next_pe()), mp::npes() == 1 ? PORTSHMEM_TRANSPORT_SELF : PORTSHMEM_TRANSPORT_IPC);
   mp::run(store_through, dim3(1), dim3(mp::kBlockThreads), remote, mp::me() * 10000, n);
   mp::barrier();
   const std::vector<int> got = mp::to_host(buf, n);

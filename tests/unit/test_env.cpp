@@ -262,6 +262,28 @@ TEST(Env, RdmaNet) {
   }
 }
 
+TEST(Env, NodeGroups) {
+  EXPECT_EQ(detail::default_config().node_groups, 1);
+  EXPECT_EQ(load_ok("PORTSHMEM_NODE_GROUPS", "2").node_groups, 2);
+  EXPECT_EQ(load_ok("PORTSHMEM_NODE_GROUPS", " 16 ").node_groups, 16);
+  for (const char* text : {"0", "-1", "two", "2.5", "1x"}) {
+    const std::string error = load_bad("PORTSHMEM_NODE_GROUPS", text);
+    EXPECT_NE(error.find("is not a group count; accepted: a whole number from 1"), std::string::npos) << error;
+  }
+  EXPECT_NE(load_bad("PORTSHMEM_NODE_GROUPS", "99999999999").find("is too large"), std::string::npos);
+}
+
+TEST(Env, ProxyRingSlots) {
+  EXPECT_EQ(detail::default_config().proxy_slots, 256u);
+  EXPECT_EQ(load_ok("PORTSHMEM_PROXY_RING_SLOTS", "2").proxy_slots, 2u);
+  EXPECT_EQ(load_ok("PORTSHMEM_PROXY_RING_SLOTS", "65536").proxy_slots, 65536u);
+  for (const char* text : {"0", "1", "3", "100", "131072"}) {
+    const std::string error = load_bad("PORTSHMEM_PROXY_RING_SLOTS", text);
+    EXPECT_NE(error.find("is not a power of two from 2 to 65536"), std::string::npos) << text << ": " << error;
+  }
+  EXPECT_NE(load_bad("PORTSHMEM_PROXY_RING_SLOTS", "many").find("is not a slot count"), std::string::npos);
+}
+
 TEST(Env, InvalidArguments) {
   config c{};
   EXPECT_EQ(detail::load_config(env({}), nullptr, nullptr), PORTSHMEM_ERR_INVALID_ARG);
@@ -294,7 +316,7 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 9u);
+  EXPECT_EQ(names.size(), 11u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
 }
 
@@ -302,6 +324,8 @@ TEST(Env, DescribeConfigRoundTrips) {
   config custom{3 * kMiB, log_level::trace, transport_choice::rdma, 1500 * 1'000'000, 2, mps_choice::off, true};
   custom.relaxed = relaxed_choice::off;
   custom.rdma_net = rdma_net_choice::mpi;
+  custom.node_groups = 3;
+  custom.proxy_slots = 8;
   const std::string text = detail::describe_config(custom);
   EXPECT_NE(text.find("PORTSHMEM_HEAP_SIZE=3M (default 1G)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_TIMEOUT=1500ms (default 0)\n"), std::string::npos) << text;

@@ -87,6 +87,33 @@ TEST(Proxy, CommandsBecomeNetworkCallsInOrder) {
   EXPECT_EQ(h.error.count, 0u);
 }
 
+TEST(Proxy, AnIdleProxyFlushesForANetworkThatDeliversOnlyAtAFlush) {
+  harness h;
+  h.net.flush_to_deliver = true; // MPI passive target: a lone signal may sit until a flush
+  ASSERT_EQ(h.px->start(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(h.post(proxy::signal_command(PORTSHMEM_PROXY_SIGNAL_ADD, 1, 0, 1), wait_for::nothing), PORTSHMEM_SUCCESS);
+  // No quiet follows: the proxy flushes on its own once idle.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (h.net.events().size() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  using k = event;
+  const auto kinds = h.kinds();
+  ASSERT_GE(kinds.size(), 2u);
+  EXPECT_EQ(kinds[0], k::atomic);
+  EXPECT_EQ(kinds[1], k::flush_all);
+  EXPECT_EQ(h.px->stop(), PORTSHMEM_SUCCESS);
+}
+
+TEST(Proxy, AHostQuietFlushesWhatTheThreadExecuted) {
+  harness h;
+  ASSERT_EQ(h.px->start(), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(h.post(proxy::put_inline_command(1, 0, 7, 8), wait_for::nothing), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(h.px->quiet(60'000'000'000ull), PORTSHMEM_SUCCESS);
+  using k = event;
+  EXPECT_EQ(h.kinds(), (std::vector<event::kind>{k::put_inline, k::flush_all}));
+  EXPECT_EQ(h.net.word(1, 0), 7u);
+  EXPECT_EQ(h.px->stop(), PORTSHMEM_SUCCESS);
+}
+
 TEST(Proxy, FencePeQuietAndPutWithSignal) {
   harness h;
   ASSERT_EQ(h.px->start(), PORTSHMEM_SUCCESS);

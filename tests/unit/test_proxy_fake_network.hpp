@@ -102,6 +102,9 @@ class fake_network final : public portshmem::rdma::network {
   portshmem_status_t complete_local(int pe) override { return record({event::complete_local, pe}); }
   portshmem_status_t flush(int pe) override { return record({event::flush, pe}); }
   portshmem_status_t flush_all() override { return record({event::flush_all}); }
+  bool needs_flush_to_deliver() const override { return flush_to_deliver; }
+  /// What needs_flush_to_deliver answers (an MPI-like network: true).
+  bool flush_to_deliver = false;
 
  private:
   static std::uint64_t first_word(const void* p, std::size_t bytes) {

@@ -37,11 +37,11 @@ TEST(ProxyQueue, CAndCppAgreeOnTheLayout) {
   EXPECT_EQ(expected[9], 64u);
 }
 
-TEST(ProxyQueue, OnlyFetchingAtomicsWithoutADestinationUseTheResultCell) {
+TEST(ProxyQueue, OnlyFetchingAtomicsAndGetsWithoutADestinationUseTheResultCell) {
   for (int op = 0; op < PORTSHMEM_PROXY_OP_COUNT; ++op) {
     for (int kind = 0; kind < PORTSHMEM_PROXY_AMO_COUNT; ++kind) {
       const bool fetches = portshmem::rdma::amo_fetches(portshmem_proxy_amo_t(kind));
-      const bool expected = op == PORTSHMEM_PROXY_OP_AMO && fetches;
+      const bool expected = (op == PORTSHMEM_PROXY_OP_AMO && fetches) || op == PORTSHMEM_PROXY_OP_GET;
       EXPECT_EQ(bool(PORTSHMEM_PROXY_USES_CELL(op, kind, 0)), expected) << op << " " << kind;
       EXPECT_EQ(bool(portshmem_proxy_c_uses_cell(op, kind, 0)), expected) << op << " " << kind;
       EXPECT_FALSE(PORTSHMEM_PROXY_USES_CELL(op, kind, 0x1000)) << "a local destination needs no cell";

@@ -1,6 +1,7 @@
 // The bodies of amo.hpp, whatever transport performs the atomic: the type checks of OpenSHMEM's tables (types.hpp),
 // the argument checks (a target word must also be naturally aligned), and the forwarding of each AMO to the
-// transport's operation (transport/ipc.hpp).
+// transport's operation: loads and stores (transport/ipc.hpp), or, in a job with proxied peers, the proxy for every
+// PE (transport/dispatch.hpp: a network's atomics are atomic only with its own).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +11,9 @@
 #include "portshmem/detail/scalar.hpp"
 #include "portshmem/handle.hpp"
 #include "portshmem/memory_model.hpp"
+#include "portshmem/transport/dispatch.hpp"
 #include "portshmem/transport/ipc.hpp"
+#include "portshmem/transport/proxy.hpp"
 #include "portshmem/types.hpp"
 
 namespace portshmem::detail {
@@ -55,9 +58,25 @@ PORTSHMEM_DEVICE T* remote_word(const ctx& c, const T* addr, int pe, portshmem_c
   return reinterpret_cast<T*>(transport::ipc::remote_range(c, addr, sizeof(T), pe, call, reporter));
 }
 
+/// For an atomic through the proxy: the checks of remote_word, then pe's copy of addr as a proxy target in *t.
+template <class R, class T>
+PORTSHMEM_DEVICE bool proxy_word(const ctx& c, const T* addr, int pe, transport::proxy::target* t) {
+  static_assert(mm::checked<R>);
+  const portshmem_status_t bad = reinterpret_cast<std::uintptr_t>(addr) % sizeof(T) != 0
+                                     ? PORTSHMEM_ERR_INVALID_ARG
+                                     : range_status(c, addr, sizeof(T), pe);
+  if (bad != PORTSHMEM_SUCCESS) {
+    record_error(c, bad, PORTSHMEM_CALL_AMO, pe, addr, sizeof(T));
+    return false;
+  }
+  *t = transport::proxy::at(c, addr, pe);
+  return true;
+}
+
 /// The read-modify-write AMOs: Op on pe's copy of dest, returning the old value (T{} for a bad call). The type check
-/// is the table of Op's family: swap the extended types, add the standard ones, and/or/xor the bitwise ones.
-template <rmw Op, class R, class T>
+/// is the table of Op's family: swap the extended types, add the standard ones, and/or/xor the bitwise ones. Fetch:
+/// whether the caller uses the old value (the non-fetching forms pass false: through the proxy they do not wait).
+template <rmw Op, class R, class T, bool Fetch = true>
 PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
   if constexpr (Op == rmw::swap) {
     check_amo_extended<T>();
@@ -65,6 +84,11 @@ PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
     check_amo_standard<T>();
   } else {
     check_amo_bitwise<T>();
+  }
+  if (transport::atomics_proxied(c)) {
+    transport::proxy::target t;
+    if (!proxy_word<R>(c, dest, pe, &t)) return T{};
+    return transport::proxy::fetch_modify<Op>(c, t, value, Fetch, transport::mapped(c, pe));
   }
   T* remote = remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
@@ -75,6 +99,11 @@ PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
 template <class R, class T>
 PORTSHMEM_DEVICE T amo_fetch(const ctx& c, const T* source, int pe) {
   check_amo_extended<T>();
+  if (transport::atomics_proxied(c)) {
+    transport::proxy::target t;
+    if (!proxy_word<R>(c, source, pe, &t)) return T{};
+    return transport::proxy::fetch_word<T>(c, t, transport::mapped(c, pe));
+  }
   if (const T* remote = remote_word<R>(c, source, pe, PORTSHMEM_CALL_AMO)) return transport::ipc::load_element(remote);
   return T{};
 }
@@ -83,6 +112,11 @@ PORTSHMEM_DEVICE T amo_fetch(const ctx& c, const T* source, int pe) {
 template <class R, class T>
 PORTSHMEM_DEVICE void amo_set(const ctx& c, T* dest, T value, int pe) {
   check_amo_extended<T>();
+  if (transport::atomics_proxied(c)) {
+    transport::proxy::target t;
+    if (proxy_word<R>(c, dest, pe, &t)) transport::proxy::set_word(c, t, value, transport::mapped(c, pe));
+    return;
+  }
   if (T* remote = remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO)) transport::ipc::store_element(remote, value);
 }
 
@@ -90,6 +124,11 @@ PORTSHMEM_DEVICE void amo_set(const ctx& c, T* dest, T value, int pe) {
 template <class R, class T>
 PORTSHMEM_DEVICE T amo_compare_swap(const ctx& c, T* dest, T cond, T value, int pe) {
   check_amo_standard<T>();
+  if (transport::atomics_proxied(c)) {
+    transport::proxy::target t;
+    if (!proxy_word<R>(c, dest, pe, &t)) return T{};
+    return transport::proxy::compare_swap(c, t, cond, value, transport::mapped(c, pe));
+  }
   T* remote = remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
   return transport::ipc::compare_swap(remote, cond, value);

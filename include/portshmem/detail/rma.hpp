@@ -1,6 +1,8 @@
 // The bodies of rma.hpp, whatever transport moves the bytes: the argument checks, the group's choreography (members
 // synchronize before the copy and join their stores after it, also for a bad call, so the group stays together) and
-// the choice of the one-word latency path; the bytes move through the transport (transport/ipc.hpp).
+// the choice of the one-word latency path; the bytes move through the transport the PE takes (transport/dispatch.hpp):
+// loads and stores (transport/ipc.hpp), or one proxy command per call (transport/proxy.hpp), posted by one member of
+// a group.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +14,9 @@
 #include "portshmem/group.hpp"
 #include "portshmem/handle.hpp"
 #include "portshmem/memory_model.hpp"
+#include "portshmem/transport/dispatch.hpp"
 #include "portshmem/transport/ipc.hpp"
+#include "portshmem/transport/proxy.hpp"
 #include "portshmem/types.hpp"
 
 namespace portshmem::detail {
@@ -61,10 +65,29 @@ PORTSHMEM_DEVICE void put_mapped(char* remote, const void* src, std::size_t n) {
   group_end<Group>();
 }
 
-/// One put by the group.
+/// One put by the group to a PE the proxy reaches: the members synchronize (so their writes of src are in it), member
+/// 0 checks and posts the one command (a blocking put waits until src may be reused), and the group ends together.
 template <class Group, class R>
+PORTSHMEM_DEVICE void put_proxied(const ctx& c, void* dest, const void* src, std::size_t n, int pe, bool blocking) {
+  Group::sync();
+  if (Group::rank() == 0 && local_side_ok<Group>(c, src, n, pe, PORTSHMEM_CALL_PUT, true)) {
+    if (const portshmem_status_t bad = range_status(c, dest, n, pe); bad != PORTSHMEM_SUCCESS) {
+      record_error(c, bad, PORTSHMEM_CALL_PUT, pe, dest, n);
+    } else {
+      transport::proxy::put<R>(c, transport::proxy::at(c, dest, pe), src, n, blocking, PORTSHMEM_CALL_PUT);
+    }
+  }
+  group_end<Group>();
+}
+
+/// One put by the group; Blocking: the nbi forms pass false (only the proxy path tells them apart).
+template <class Group, class R, bool Blocking = true>
 PORTSHMEM_DEVICE void put_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
   if (n == 0) return;
+  if (transport::proxied(c, pe)) {
+    put_proxied<Group, R>(c, dest, src, n, pe, Blocking);
+    return;
+  }
   if (is_word_put<Group>(dest, src, n) && range_status(c, dest, n, pe) == PORTSHMEM_SUCCESS) {
     transport::ipc::put_word<R>(c, dest, src, n, pe, PORTSHMEM_CALL_PUT);
     return;
@@ -76,11 +99,30 @@ PORTSHMEM_DEVICE void put_bytes(const ctx& c, void* dest, const void* src, std::
   put_mapped<Group, R>(remote, src, n);
 }
 
-/// One get by the group: remote loads always read coherently at system scope (so a get after wait<comm> sees the
-/// awaited data); the data path applies to the local stores into dest.
+/// One get by the group from a PE the proxy reaches: member 0 posts the one command and, for a blocking get, waits
+/// for the data; the group's closing barrier then hands it to every member.
 template <class Group, class R>
+PORTSHMEM_DEVICE void get_proxied(const ctx& c, void* dest, const void* src, std::size_t n, int pe, bool blocking) {
+  Group::sync();
+  if (Group::rank() == 0 && local_side_ok<Group>(c, dest, n, pe, PORTSHMEM_CALL_GET, true)) {
+    if (const portshmem_status_t bad = range_status(c, src, n, pe); bad != PORTSHMEM_SUCCESS) {
+      record_error(c, bad, PORTSHMEM_CALL_GET, pe, src, n);
+    } else {
+      transport::proxy::get<R>(c, transport::proxy::at(c, src, pe), dest, n, blocking);
+    }
+  }
+  group_end<Group>();
+}
+
+/// One get by the group: remote loads always read coherently at system scope (so a get after wait<comm> sees the
+/// awaited data); the data path applies to the local stores into dest. Blocking: as put_bytes.
+template <class Group, class R, bool Blocking = true>
 PORTSHMEM_DEVICE void get_bytes(const ctx& c, void* dest, const void* src, std::size_t n, int pe) {
   if (n == 0) return;
+  if (transport::proxied(c, pe)) {
+    get_proxied<Group, R>(c, dest, src, n, pe, Blocking);
+    return;
+  }
   Group::sync();
   const bool reporter = Group::rank() == 0;
   const char* const remote = local_side_ok<Group>(c, dest, n, pe, PORTSHMEM_CALL_GET, reporter)
@@ -107,6 +149,14 @@ template <class R, class T>
 PORTSHMEM_DEVICE void put_element(const ctx& c, T* dest, T value, int pe) {
   check_rma_type<T>();
   static_assert(mm::checked<R>); // p takes no qualifier: a scope or data path does not compile
+  if (transport::proxied(c, pe)) {
+    if (const portshmem_status_t bad = range_status(c, dest, sizeof(T), pe); bad != PORTSHMEM_SUCCESS) {
+      record_error(c, bad, PORTSHMEM_CALL_P, pe, dest, sizeof(T));
+    } else {
+      transport::proxy::store_element(c, transport::proxy::at(c, dest, pe), value);
+    }
+    return;
+  }
   if (T* remote = reinterpret_cast<T*>(transport::ipc::remote_range(c, dest, sizeof(T), pe, PORTSHMEM_CALL_P))) {
     transport::ipc::store_element(remote, value);
   }
@@ -117,6 +167,13 @@ template <class R, class T>
 PORTSHMEM_DEVICE T get_element(const ctx& c, const T* src, int pe) {
   check_rma_type<T>();
   static_assert(mm::checked<R>); // g takes no qualifier
+  if (transport::proxied(c, pe)) {
+    if (const portshmem_status_t bad = range_status(c, src, sizeof(T), pe); bad != PORTSHMEM_SUCCESS) {
+      record_error(c, bad, PORTSHMEM_CALL_G, pe, src, sizeof(T));
+      return T{};
+    }
+    return transport::proxy::load_element<T>(c, transport::proxy::at(c, src, pe));
+  }
   if (const T* remote =
           reinterpret_cast<const T*>(transport::ipc::remote_range(c, src, sizeof(T), pe, PORTSHMEM_CALL_G))) {
     return transport::ipc::load_element(remote);

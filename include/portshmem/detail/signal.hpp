@@ -1,7 +1,9 @@
 // The bodies of signal.hpp, whatever transport carries the signal: the argument checks (all before any byte moves,
 // so a bad call writes neither data nor signal), the group's choreography around the data part (a put, detail/rma.hpp)
 // and the signal, the choice between a publishing and a relaxed update (strict runs included), and the local reads
-// and waits on this PE's own signal words. The data and the signal update are the transport's (transport/ipc.hpp).
+// and waits on this PE's own signal words. The data and the signal update are the transport's: loads and stores
+// (transport/ipc.hpp), or the proxy (transport/proxy.hpp), which in a job with proxied peers carries every signal
+// update, a mapped PE's too (transport/dispatch.hpp: atomicity).
 #pragma once
 
 #include <cstddef>
@@ -15,7 +17,9 @@
 #include "portshmem/group.hpp"
 #include "portshmem/handle.hpp"
 #include "portshmem/memory_model.hpp"
+#include "portshmem/transport/dispatch.hpp"
 #include "portshmem/transport/ipc.hpp"
+#include "portshmem/transport/proxy.hpp"
 #include "portshmem/types.hpp"
 
 namespace portshmem::detail {
@@ -46,11 +50,51 @@ PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t*
   return base ? transport::ipc::at<std::uint64_t>(c, base, sig_addr) : nullptr;
 }
 
+/// put_signal_bytes in a job with proxied peers, once the arguments passed. A proxied pe gets one PUT_SIGNAL command
+/// (or a SIGNAL, without data) from member 0 after the group's sync; a device- or node-scoped call naming a PE on
+/// another node is refused. A mapped pe (this PE included) gets the data by loads and stores, as put_signal_bytes
+/// moves it, and the signal through the proxy, after the data (the command's release store follows the group's
+/// joined stores) and waited for until performed there.
+template <class Group, class R, bool Blocking>
+PORTSHMEM_DEVICE void put_signal_proxied(const ctx& c, void* dest, const void* src, std::size_t n,
+                                         std::uint64_t* sig_addr, std::uint64_t signal, signal_update op, int pe) {
+  const bool reporter = Group::rank() == 0;
+  const transport::proxy::target sig = transport::proxy::at(c, sig_addr, pe);
+  if (transport::proxied(c, pe)) {
+    if (!transport::proxy::scope_allows<R>(c, pe, PORTSHMEM_CALL_SIGNAL, reporter)) return;
+    Group::sync();
+    if (reporter && n == 0) {
+      transport::proxy::signal<R>(c, sig, signal, op, false);
+    } else if (reporter && local_side_ok<Group>(c, src, n, pe, PORTSHMEM_CALL_SIGNAL, true)) {
+      transport::proxy::put_signal<R>(c, transport::proxy::at(c, dest, pe), src, n, sig.offset, signal, op, Blocking);
+    }
+    group_end<Group>();
+    return;
+  }
+  if (is_word_put<Group>(dest, src, n)) {
+    if (transport::ipc::put_word<R>(c, dest, src, n, pe, PORTSHMEM_CALL_SIGNAL)) {
+      transport::proxy::signal<R>(c, sig, signal, op, true);
+    }
+    return;
+  }
+  char* const base =
+      n != 0 && !local_side_ok<Group>(c, src, n, pe, PORTSHMEM_CALL_SIGNAL, reporter)
+          ? nullptr
+          : transport::ipc::peer_heap(c, pe, PORTSHMEM_CALL_SIGNAL, sig_addr, sizeof(std::uint64_t), reporter);
+  if (n != 0) {
+    put_mapped<Group, R>(base ? transport::ipc::at(c, base, dest) : nullptr, src, n);
+  } else {
+    group_end<Group>();
+  }
+  if (base && reporter) transport::proxy::signal<R>(c, sig, signal, op, true);
+  group_end<Group>();
+}
+
 /// One put-with-signal by the group: the arguments are checked first (every member reaches the same verdict, so the
 /// group stays together), the peer's heap is looked up once, the data moves as a put (ending with every member's
 /// stores joined and the group synchronized), member 0 publishes the signal, and the group synchronizes again so
 /// that a later fence or quiet by any member covers the signal too (as a put does for its data).
-template <class Group, class R>
+template <class Group, class R, bool Blocking = true>
 PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src, std::size_t n,
                                        std::uint64_t* sig_addr, std::uint64_t signal, signal_update op, int pe) {
   static_assert(R::path == mm::path_kind::bypass || R::cover == mm::coverage_kind::all,
@@ -67,6 +111,10 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   }
   if (bad != PORTSHMEM_SUCCESS) {
     if (reporter) record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, bad_addr, bad_bytes);
+    return;
+  }
+  if (transport::atomics_proxied(c)) {
+    put_signal_proxied<Group, R, Blocking>(c, dest, src, n, sig_addr, signal, op, pe);
     return;
   }
   // R::strength needs nothing more: the release below orders every earlier store of the thread (and, through the
@@ -94,17 +142,28 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
 
 /// put_signal_bytes for nelems elements of T, once T is known to be a standard RMA type (the typed forms). A function
 /// of its own rather than rma_bytes in the argument list: nvcc schedules put_signal_block differently with that.
-template <class Group, class R, class T>
+template <class Group, class R, class T, bool Blocking = true>
 PORTSHMEM_DEVICE void put_signal_elems(const ctx& c, T* dest, const T* src, std::size_t nelems, std::uint64_t* sig_addr,
                                        std::uint64_t signal, signal_update op, int pe) {
   check_rma_type<T>();
-  put_signal_bytes<Group, R>(c, dest, src, nelems * sizeof(T), sig_addr, signal, op, pe);
+  put_signal_bytes<Group, R, Blocking>(c, dest, src, nelems * sizeof(T), sig_addr, signal, op, pe);
 }
 
 /// signal_op's body: a publishing update under coverage all (or in a strict run), a relaxed one under comm.
 template <class R>
 PORTSHMEM_DEVICE void signal_update_on(const ctx& c, std::uint64_t* sig_addr, std::uint64_t signal,
                                        signal_update sig_op, int pe) {
+  if (transport::atomics_proxied(c)) { // the checks of remote_signal, then one SIGNAL command
+    if (!scope_reaches<R>(c, pe, PORTSHMEM_CALL_SIGNAL, true)) return;
+    if (const portshmem_status_t bad = signal_status(c, sig_addr, sig_op, pe); bad != PORTSHMEM_SUCCESS) {
+      record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, sig_addr, sizeof(std::uint64_t));
+      return;
+    }
+    const bool mapped = transport::mapped(c, pe);
+    if (!mapped && !transport::proxy::scope_allows<R>(c, pe, PORTSHMEM_CALL_SIGNAL, true)) return;
+    transport::proxy::signal<R>(c, transport::proxy::at(c, sig_addr, pe), signal, sig_op, mapped);
+    return;
+  }
   std::uint64_t* sig = remote_signal<R>(c, sig_addr, sig_op, pe, true);
   if (!sig) return;
   if (R::cover == mm::coverage_kind::all || strict_run<R>(c)) {

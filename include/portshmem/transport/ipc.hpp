@@ -24,8 +24,9 @@
 // Every access of a target is coherent at system scope (detail::kDataScope): a call's scope narrows its fences only.
 //
 // Dispatch: mapped_heap is the one reader of ctx::peer_heaps, and every operation reaches its peer through a target
-// that peer_heap, remote_range, put_word, pointer or arrive resolved. A second transport plugs in there: a peer with
-// no mapping (nullptr in peer_heaps) resolves to that transport's target, whose operations carry these names.
+// that peer_heap, remote_range, put_word, pointer or arrive resolved. A peer with no mapping (nullptr in peer_heaps)
+// is the RDMA transport's (transport/proxy.hpp, the same operation set on a proxy target) when the job has one: the
+// bodies ask transport/dispatch.hpp before they resolve here, so what reaches these resolvers is mapped or a bad call.
 #pragma once
 
 #include <cstddef>
@@ -225,8 +226,7 @@ PORTSHMEM_DEVICE void update_signal(std::uint64_t* sig, std::uint64_t value, sig
 }
 
 /// A barrier arrival: adds 1 to pe's round-k counter (detail::internal_area, at the same offset in every heap) once
-/// what R's coverage names is published. pe is mapped: while this is the only transport, init refuses a job with a PE
-/// it does not reach.
+/// what R's coverage names is published. pe is mapped (transport/dispatch.hpp sends the others to the proxy).
 template <class R>
 PORTSHMEM_DEVICE void arrive(const portshmem_ctx_t& c, int pe, int k) {
   auto* theirs = reinterpret_cast<detail::internal_area*>(mapped_heap(c, pe));

@@ -22,9 +22,10 @@
  *   7. P (if it waits): load_acquire(state.completed) > t, then checks state.error_*, reads its result cell, and
  *      stores result.ack = t + 1 with release.
  * Completion of a command (what step 6 waits for): PUT/PUT_SIGNAL/AMO/SIGNAL: issued to the network, and with
- * PORTSHMEM_PROXY_FLAG_BLOCKING also locally complete (the source may be reused); GET and fetching AMOs: the data or
- * value has arrived; FENCE: later commands to each PE are delivered after earlier ones; QUIET: every earlier command
- * of this ring is complete at its target; PE_QUIET: the same for the commands to `pe`.
+ * PORTSHMEM_PROXY_FLAG_BLOCKING also locally complete (the source may be reused), with PORTSHMEM_PROXY_FLAG_DELIVERED
+ * complete at the target; GET and fetching AMOs: the data or value has arrived; FENCE: later commands to each PE are
+ * delivered after earlier ones; QUIET: every earlier command of this ring is complete at its target; PE_QUIET: the
+ * same for the commands to `pe`.
  * Errors are sticky per ring: a waiter whose ticket is at or after state.error_ticket sees state.error_status. */
 #ifndef PORTSHMEM_TRANSPORT_PROXY_QUEUE_H
 #define PORTSHMEM_TRANSPORT_PROXY_QUEUE_H
@@ -36,8 +37,9 @@
 extern "C" {
 #endif
 
-/* Layout version: bumped on any change below; a ring table carries the version its creator was built with. */
-#define PORTSHMEM_PROXY_QUEUE_VERSION 1u
+/* Layout version: bumped on any change below; a ring table carries the version its creator was built with.
+ * 2: a GET of at most 8 bytes without a local address fetches into its result cell; FLAG_DELIVERED. */
+#define PORTSHMEM_PROXY_QUEUE_VERSION 2u
 
 /* Commands are one cache line: a slot is written by one producer and read by the proxy in one transfer. */
 #define PORTSHMEM_PROXY_CMD_BYTES 64
@@ -45,7 +47,7 @@ extern "C" {
 typedef enum portshmem_proxy_op {
   PORTSHMEM_PROXY_OP_NOP = 0,        /* completes at once (a reserved ticket that issues nothing) */
   PORTSHMEM_PROXY_OP_PUT = 1,        /* size bytes from local (or from value, FLAG_INLINE) to pe's heap at remote */
-  PORTSHMEM_PROXY_OP_GET = 2,        /* size bytes from pe's heap at remote to local */
+  PORTSHMEM_PROXY_OP_GET = 2,        /* size bytes from pe's heap at remote to local (local 0: the result cell) */
   PORTSHMEM_PROXY_OP_AMO = 3,        /* kind: portshmem_proxy_amo_t on width bytes at remote */
   PORTSHMEM_PROXY_OP_SIGNAL = 4,     /* kind: portshmem_proxy_signal_op_t of value on the 8-byte word at remote */
   PORTSHMEM_PROXY_OP_PUT_SIGNAL = 5, /* a PUT, then the SIGNAL (value, kind) at aux, delivered after the data */
@@ -81,6 +83,9 @@ typedef enum portshmem_proxy_signal_op {
 #define PORTSHMEM_PROXY_FLAG_INLINE 0x1u
 /* flags: PUT / PUT_SIGNAL complete only once the network has read the source (a blocking put waits for it) */
 #define PORTSHMEM_PROXY_FLAG_BLOCKING 0x2u
+/* flags: AMO / SIGNAL complete only once performed at the target (for a target the caller also reaches by loads and
+ * stores: what the caller does there next is then ordered after it) */
+#define PORTSHMEM_PROXY_FLAG_DELIVERED 0x4u
 
 typedef struct portshmem_proxy_cmd {
   uint64_t seq;       /* ticket + 1, stored last with release (protocol step 3); 0 in a never-used slot */
@@ -90,7 +95,7 @@ typedef struct portshmem_proxy_cmd {
   uint8_t flags;      /* PORTSHMEM_PROXY_FLAG_* */
   int32_t pe;         /* the target PE */
   uint64_t remote;    /* offset in the target's symmetric heap: PUT/AMO/SIGNAL destination, GET source */
-  uint64_t local;     /* address here: PUT source, GET destination; a fetching AMO's destination (0: the cell) */
+  uint64_t local;     /* address here: PUT source, GET destination, a fetching AMO's destination (0: the cell) */
   uint64_t size;      /* bytes of a PUT/GET/PUT_SIGNAL */
   uint64_t value;     /* AMO operand (compare_swap: the new value), signal value, inline PUT bytes */
   uint64_t aux;       /* compare_swap: the expected value; PUT_SIGNAL: the signal word's offset in pe's heap */
@@ -99,11 +104,13 @@ typedef struct portshmem_proxy_cmd {
 } portshmem_proxy_cmd_t;
 
 /* Whether a command leaves its fetched value in its result cell, so that the proxy holds the slot until the
- * producer's ack (protocol steps 4 and 7): both sides decide with this one test. A macro, so device code can use it. */
+ * producer's ack (protocol steps 4 and 7): a fetching AMO or a GET (of at most 8 bytes) without a local address. Both
+ * sides decide with this one test. A macro, so device code can use it. */
 #define PORTSHMEM_PROXY_USES_CELL(op, kind, local)                                                                     \
-  ((op) == PORTSHMEM_PROXY_OP_AMO && (local) == 0 &&                                                                   \
-   ((kind) == PORTSHMEM_PROXY_AMO_FETCH ||                                                                             \
-    ((kind) >= PORTSHMEM_PROXY_AMO_SWAP && (kind) <= PORTSHMEM_PROXY_AMO_FETCH_XOR)))
+  ((local) == 0 && ((op) == PORTSHMEM_PROXY_OP_GET ||                                                                  \
+                    ((op) == PORTSHMEM_PROXY_OP_AMO &&                                                                 \
+                     ((kind) == PORTSHMEM_PROXY_AMO_FETCH ||                                                           \
+                      ((kind) >= PORTSHMEM_PROXY_AMO_SWAP && (kind) <= PORTSHMEM_PROXY_AMO_FETCH_XOR)))))
 
 /* Where a fetching command without a local destination leaves its value (protocol steps 5 and 7). */
 typedef struct portshmem_proxy_result {

@@ -179,7 +179,8 @@ PORTSHMEM_HOST_DEVICE command put_inline_command(int pe, std::uint64_t remote, s
   return cmd;
 }
 
-/// bytes from pe's heap at offset remote to local.
+/// bytes from pe's heap at offset remote to local; local nullptr: at most 8 bytes into the result cell (submit's
+/// fetched).
 PORTSHMEM_HOST_DEVICE command get_command(int pe, std::uint64_t remote, void* local, std::uint64_t bytes) {
   command cmd = make_command(PORTSHMEM_PROXY_OP_GET, pe, remote, PORTSHMEM_CALL_GET);
   cmd.local = std::uint64_t(reinterpret_cast<std::uintptr_t>(local));

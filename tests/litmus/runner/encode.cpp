@@ -41,11 +41,30 @@ static_assert(int(Cmp::Eq) == kEq && int(Cmp::Ne) == kNe && int(Cmp::Lt) == kLt 
 
 // ---- placement ------------------------------------------------------------------------------------------------------
 
+namespace {
+
+/// needs[i][j]: test PE i's thread makes an ordinary access to test PE j's copy (i != j).
+std::vector<std::vector<char>> ordinary_accesses(const LitmusTest& t) {
+  std::vector<std::vector<char>> needs(std::size_t(t.pes), std::vector<char>(std::size_t(t.pes), 0));
+  for (const auto& th : t.threads) {
+    for (const auto& op : th.ops) {
+      const bool ordinary = op.kind == OpKind::Store || op.kind == OpKind::Load || op.kind == OpKind::BypassLoad;
+      if (ordinary && op.loc.pe != th.pe) needs[std::size_t(th.pe)][std::size_t(op.loc.pe)] = 1;
+    }
+  }
+  return needs;
+}
+
+} // namespace
+
 std::vector<std::vector<int>> candidate_maps(const LitmusTest& t, const std::vector<RealPlace>& places,
-                                             std::size_t limit) {
+                                             const std::vector<std::vector<char>>& load_store, std::size_t limit) {
   const int P = t.pes, np = static_cast<int>(places.size());
   std::vector<std::vector<int>> best;
   if (P > np) return best;
+  const auto needs = ordinary_accesses(t);
+  // Whether real PE a reaches real PE b by loads and stores.
+  auto reaches = [&](int a, int b) { return load_store.empty() || load_store[std::size_t(a)][std::size_t(b)] != 0; };
   int best_score = -1;
   std::size_t visited = 0;
   std::vector<int> map(P, -1);
@@ -71,6 +90,8 @@ std::vector<std::vector<int>> candidate_maps(const LitmusTest& t, const std::vec
         const bool same_dev = t.device[i] == t.device[j], same_node = t.node[i] == t.node[j];
         if (same_dev && a.device != b.device) ok = false;
         if (same_node && a.node != b.node) ok = false;
+        if (needs[std::size_t(i)][std::size_t(j)] && !reaches(map[i], r)) ok = false;
+        if (needs[std::size_t(j)][std::size_t(i)] && !reaches(r, map[i])) ok = false;
         if (!same_dev && a.device != b.device) ++add;
         if (!same_node && a.node != b.node) ++add;
       }

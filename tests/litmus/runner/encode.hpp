@@ -25,8 +25,11 @@ struct RealPlace {
 /// among those, realize as many of its "different device / node" pairs as possible. A test placed on PEs that are
 /// closer than declared may be run: closer PEs only add synchronization, so what is observed must lie within the
 /// outcomes allowed for the real placement, which the model allows for the declared one too. Empty when no
-/// assignment exists (too few PEs, or a "same device" the hardware cannot give).
+/// assignment exists (too few PEs, a "same device" the hardware cannot give, or no load/store path where the test
+/// needs one). load_store[a][b]: real PE a reaches real PE b's heap by loads and stores (not through the RDMA proxy);
+/// a thread's ordinary store or load to another PE's copy needs it. Empty: every PE reaches every PE.
 std::vector<std::vector<int>> candidate_maps(const model::LitmusTest& t, const std::vector<RealPlace>& places,
+                                             const std::vector<std::vector<char>>& load_store = {},
                                              std::size_t limit = 4096);
 
 /// The test with its placement lines replaced by where `map` puts its PEs on the hardware.

@@ -31,6 +31,7 @@ struct Job {
   int me = 0, np = 1;
   portshmem_ctx_t ctx{};
   std::vector<RealPlace> places;
+  std::vector<std::vector<char>> load_store; // [a][b]: PE a reaches PE b by loads and stores (not the RDMA proxy)
   std::string platform;
   Options o;
   std::uint64_t iterations = 0;
@@ -175,7 +176,10 @@ int run_test(const Job& job, const std::string& file, int index, std::vector<Sum
                 std::to_string(t.pes) + ")");
   const auto modes = wait_modes(t);
   if (std::string why = unrunnable_reason(t, modes); !why.empty()) return skip(why);
-  const auto maps = candidate_maps(t, job.places);
+  const auto maps = candidate_maps(t, job.places, job.load_store);
+  if (maps.empty() && !candidate_maps(t, job.places).empty())
+    return skip("its ordinary stores/loads to another PE's copy need a load/store path, and no set of PEs of this job "
+                "has one where the test needs it (PORTSHMEM_TRANSPORT=rdma, or PORTSHMEM_NODE_GROUPS)");
   if (maps.empty())
     return skip("no set of PEs of this job realizes the test's 'devices'/'nodes' placement (PEs it puts on one "
                 "device must share a GPU here: run with more PEs per GPU)");
@@ -463,6 +467,14 @@ int main(int argc, char** argv) {
     if (job.ctx.pe_device)
       check(hipMemcpy(where.data(), job.ctx.pe_device, job.np * 4, hipMemcpyDeviceToHost), "hipMemcpy");
     for (int r = 0; r < job.np; ++r) job.places.push_back(RealPlace{where[r], where[r] >> 16});
+    std::vector<char> mine(std::size_t(job.np)), all(std::size_t(job.np) * std::size_t(job.np));
+    for (int pe = 0; pe < job.np; ++pe) {
+      const portshmem_transport_t t = portshmem_transport(pe);
+      mine[std::size_t(pe)] = t == PORTSHMEM_TRANSPORT_SELF || t == PORTSHMEM_TRANSPORT_IPC;
+    }
+    MPI_Allgather(mine.data(), job.np, MPI_CHAR, all.data(), job.np, MPI_CHAR, MPI_COMM_WORLD);
+    for (int r = 0; r < job.np; ++r)
+      job.load_store.emplace_back(all.begin() + r * job.np, all.begin() + (r + 1) * job.np);
   }
   const bool host = job.platform == "host";
   const Options& o = job.o;

@@ -19,6 +19,12 @@ cmake -S . -B build-amd -G Ninja -DPORTSHMEM_PLATFORM=amd -DCMAKE_C_COMPILER=cla
   -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
 cmake --build build-amd
 
+echo "== host platform without the RDMA transport (-DPORTSHMEM_ENABLE_RDMA=OFF: the proxy branches compiled away)"
+cmake -S . -B build-nordma -G Ninja -DPORTSHMEM_PLATFORM=host -DPORTSHMEM_ENABLE_RDMA=OFF -DPORTSHMEM_BUILD_TESTS=OFF \
+  -DPORTSHMEM_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build-nordma
+scripts/portshmem-run -np 2 build-nordma/examples/03_put_signal
+
 echo "== ISA checks: arch primitives, then every call x qualifier (and docs/lowering.md is current)"
 tests/isa/check_arch.sh .
 tests/isa/check_api.sh . --check

@@ -48,7 +48,11 @@ void build_section(report& out) {
   out.line("build type", PORTSHMEM_INFO_BUILD_TYPE);
   if (*PORTSHMEM_INFO_GPU_ARCHS) out.line("GPU architectures", PORTSHMEM_INFO_GPU_ARCHS);
   out.line("sanitizers", *PORTSHMEM_INFO_SANITIZE ? PORTSHMEM_INFO_SANITIZE : "none");
-  out.line("ibverbs network", PORTSHMEM_INFO_IBVERBS ? "built (libibverbs)" : "not built (MPI network only)");
+  out.line("RDMA transport", PORTSHMEM_ENABLE_RDMA ? "built (PORTSHMEM_ENABLE_RDMA=ON)"
+                                                   : "not built (PORTSHMEM_ENABLE_RDMA=OFF: load/store peers only)");
+  if (PORTSHMEM_ENABLE_RDMA) {
+    out.line("ibverbs network", PORTSHMEM_INFO_IBVERBS ? "built (libibverbs)" : "not built (MPI network only)");
+  }
   out.line("config.h", "PORTSHMEM_PLATFORM_HOST=" + std::to_string(PORTSHMEM_PLATFORM_HOST) +
                            " PORTSHMEM_PLATFORM_NVIDIA=" + std::to_string(PORTSHMEM_PLATFORM_NVIDIA) +
                            " PORTSHMEM_PLATFORM_AMD=" + std::to_string(PORTSHMEM_PLATFORM_AMD) +

@@ -29,13 +29,17 @@
 // The device API exists where kernels can be written: the host platform, or a GPU compiler.
 #define PORTSHMEM_HAS_DEVICE_API (PORTSHMEM_PLATFORM_HOST || PORTSHMEM_GPU_COMPILER)
 
+// PORTSHMEM_DEVICE_COLD: a device function kept out of line, for paths the hot ones must not pay for in code size and
+// registers (the RDMA proxy's, taken only for PEs without a load/store path).
 #if PORTSHMEM_GPU_COMPILER
 #define PORTSHMEM_DEVICE __device__ __forceinline__
+#define PORTSHMEM_DEVICE_COLD __device__ __noinline__
 #define PORTSHMEM_HOST_DEVICE __host__ __device__ __forceinline__
 #define PORTSHMEM_GLOBAL __global__
 #define PORTSHMEM_DEVICE_VAR __device__
 #else
 #define PORTSHMEM_DEVICE inline
+#define PORTSHMEM_DEVICE_COLD inline
 #define PORTSHMEM_HOST_DEVICE inline
 #define PORTSHMEM_GLOBAL
 #define PORTSHMEM_DEVICE_VAR

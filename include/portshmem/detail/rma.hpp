@@ -68,7 +68,7 @@ PORTSHMEM_DEVICE void put_mapped(char* remote, const void* src, std::size_t n) {
 /// One put by the group to a PE the proxy reaches: the members synchronize (so their writes of src are in it), member
 /// 0 checks and posts the one command (a blocking put waits until src may be reused), and the group ends together.
 template <class Group, class R>
-PORTSHMEM_DEVICE void put_proxied(const ctx& c, void* dest, const void* src, std::size_t n, int pe, bool blocking) {
+PORTSHMEM_DEVICE_COLD void put_proxied(ctx c, void* dest, const void* src, std::size_t n, int pe, bool blocking) {
   Group::sync();
   if (Group::rank() == 0 && local_side_ok<Group>(c, src, n, pe, PORTSHMEM_CALL_PUT, true)) {
     if (const portshmem_status_t bad = range_status(c, dest, n, pe); bad != PORTSHMEM_SUCCESS) {
@@ -102,7 +102,7 @@ PORTSHMEM_DEVICE void put_bytes(const ctx& c, void* dest, const void* src, std::
 /// One get by the group from a PE the proxy reaches: member 0 posts the one command and, for a blocking get, waits
 /// for the data; the group's closing barrier then hands it to every member.
 template <class Group, class R>
-PORTSHMEM_DEVICE void get_proxied(const ctx& c, void* dest, const void* src, std::size_t n, int pe, bool blocking) {
+PORTSHMEM_DEVICE_COLD void get_proxied(ctx c, void* dest, const void* src, std::size_t n, int pe, bool blocking) {
   Group::sync();
   if (Group::rank() == 0 && local_side_ok<Group>(c, dest, n, pe, PORTSHMEM_CALL_GET, true)) {
     if (const portshmem_status_t bad = range_status(c, src, n, pe); bad != PORTSHMEM_SUCCESS) {

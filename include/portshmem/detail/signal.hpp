@@ -56,8 +56,8 @@ PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t*
 /// moves it, and the signal through the proxy, after the data (the command's release store follows the group's
 /// joined stores) and waited for until performed there.
 template <class Group, class R, bool Blocking>
-PORTSHMEM_DEVICE void put_signal_proxied(const ctx& c, void* dest, const void* src, std::size_t n,
-                                         std::uint64_t* sig_addr, std::uint64_t signal, signal_update op, int pe) {
+PORTSHMEM_DEVICE_COLD void put_signal_proxied(ctx c, void* dest, const void* src, std::size_t n,
+                                              std::uint64_t* sig_addr, std::uint64_t signal, signal_update op, int pe) {
   const bool reporter = Group::rank() == 0;
   const transport::proxy::target sig = transport::proxy::at(c, sig_addr, pe);
   if (transport::proxied(c, pe)) {
@@ -109,12 +109,14 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
     bad_addr = dest;
     bad_bytes = n;
   }
-  if (bad != PORTSHMEM_SUCCESS) {
-    if (reporter) record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, bad_addr, bad_bytes);
-    return;
-  }
-  if (transport::atomics_proxied(c)) {
-    put_signal_proxied<Group, R, Blocking>(c, dest, src, n, sig_addr, signal, op, pe);
+  // One test for the two ways off the load/store path (a bad call, a job with proxied peers), so that path's code is
+  // laid out as it is in a job without the RDMA transport.
+  if (bad != PORTSHMEM_SUCCESS || transport::atomics_proxied(c)) {
+    if (bad == PORTSHMEM_SUCCESS) {
+      put_signal_proxied<Group, R, Blocking>(c, dest, src, n, sig_addr, signal, op, pe);
+    } else if (reporter) {
+      record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, bad_addr, bad_bytes);
+    }
     return;
   }
   // R::strength needs nothing more: the release below orders every earlier store of the thread (and, through the

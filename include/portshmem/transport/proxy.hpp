@@ -47,7 +47,7 @@ inline constexpr bool kEnabled = PORTSHMEM_ENABLE_RDMA != 0;
 /// Whether this job reaches some PE through the proxy: the handle carries the ring table.
 PORTSHMEM_DEVICE bool active(const portshmem_ctx_t& c) {
   if constexpr (kEnabled) {
-    return c.proxy_rings != nullptr;
+    return __builtin_expect(c.proxy_rings != nullptr, 0); // the load/store path is the one laid out straight
   } else {
     return false;
   }
@@ -172,8 +172,8 @@ PORTSHMEM_DEVICE T amo(const portshmem_ctx_t& c, target t, portshmem_proxy_amo_t
 /// n bytes of the caller's src to t as one command. blocking: returns once src may be reused (the proxy has read it);
 /// otherwise src must stay unchanged until a quiet. A word travels inline (nothing to wait for).
 template <class R>
-PORTSHMEM_DEVICE void put(const portshmem_ctx_t& c, target t, const void* src, std::size_t n, bool blocking,
-                          portshmem_call_id_t call) {
+PORTSHMEM_DEVICE_COLD void put(portshmem_ctx_t c, target t, const void* src, std::size_t n, bool blocking,
+                               portshmem_call_id_t call) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(src) | std::uintptr_t(t.offset);
   if (n == 8 && (a & 7) == 0) {
     detail::put_value(c, t, arch::load_source(static_cast<const std::uint64_t*>(src)), 8, call, kQualifierBits<R>);
@@ -192,7 +192,7 @@ PORTSHMEM_DEVICE void put(const portshmem_ctx_t& c, target t, const void* src, s
 /// n bytes of t into the caller's dest as one command. blocking: returns with the data in dest; otherwise it is there
 /// after a quiet.
 template <class R>
-PORTSHMEM_DEVICE void get(const portshmem_ctx_t& c, target t, void* dest, std::size_t n, bool blocking) {
+PORTSHMEM_DEVICE_COLD void get(portshmem_ctx_t c, target t, void* dest, std::size_t n, bool blocking) {
   if (arch::space_of(dest) != arch::space::global) {
     for (std::size_t done = 0; done < n; done += 8) {
       const std::size_t m = n - done < 8 ? n - done : 8;
@@ -208,7 +208,7 @@ PORTSHMEM_DEVICE void get(const portshmem_ctx_t& c, target t, void* dest, std::s
 
 /// p: value to t, carried in the command (the 16-byte long double of the host platform: two 8-byte halves).
 template <class T>
-PORTSHMEM_DEVICE void store_element(const portshmem_ctx_t& c, target t, T value) {
+PORTSHMEM_DEVICE_COLD void store_element(portshmem_ctx_t c, target t, T value) {
   for (std::size_t done = 0; done < sizeof(T); done += 8) {
     const std::size_t m = sizeof(T) - done < 8 ? sizeof(T) - done : 8;
     std::uint64_t v = 0;
@@ -219,7 +219,7 @@ PORTSHMEM_DEVICE void store_element(const portshmem_ctx_t& c, target t, T value)
 
 /// g: the element at t, fetched through the result cell.
 template <class T>
-PORTSHMEM_DEVICE T load_element(const portshmem_ctx_t& c, target t) {
+PORTSHMEM_DEVICE_COLD T load_element(portshmem_ctx_t c, target t) {
   T value;
   for (std::size_t done = 0; done < sizeof(T); done += 8) {
     const std::size_t m = sizeof(T) - done < 8 ? sizeof(T) - done : 8;
@@ -233,25 +233,25 @@ PORTSHMEM_DEVICE T load_element(const portshmem_ctx_t& c, target t) {
 
 /// The read-modify-write Op on t; fetch: returns the old value (T{} otherwise).
 template <portshmem::detail::rmw Op, class T>
-PORTSHMEM_DEVICE T fetch_modify(const portshmem_ctx_t& c, target t, T value, bool fetch, bool delivered) {
+PORTSHMEM_DEVICE_COLD T fetch_modify(portshmem_ctx_t c, target t, T value, bool fetch, bool delivered) {
   return detail::amo(c, t, detail::amo_kind<Op>(fetch), value, T{}, fetch, delivered);
 }
 
 /// Writes value to t if it holds cond; returns the value it held.
 template <class T>
-PORTSHMEM_DEVICE T compare_swap(const portshmem_ctx_t& c, target t, T cond, T value, bool delivered) {
+PORTSHMEM_DEVICE_COLD T compare_swap(portshmem_ctx_t c, target t, T cond, T value, bool delivered) {
   return detail::amo(c, t, PORTSHMEM_PROXY_AMO_COMPARE_SWAP, value, cond, true, delivered);
 }
 
 /// atomic_fetch: t's value, read atomically with the network's other atomics.
 template <class T>
-PORTSHMEM_DEVICE T fetch_word(const portshmem_ctx_t& c, target t, bool delivered) {
+PORTSHMEM_DEVICE_COLD T fetch_word(portshmem_ctx_t c, target t, bool delivered) {
   return detail::amo(c, t, PORTSHMEM_PROXY_AMO_FETCH, T{}, T{}, true, delivered);
 }
 
 /// atomic_set: value to t, atomically with the network's other atomics.
 template <class T>
-PORTSHMEM_DEVICE void set_word(const portshmem_ctx_t& c, target t, T value, bool delivered) {
+PORTSHMEM_DEVICE_COLD void set_word(portshmem_ctx_t c, target t, T value, bool delivered) {
   detail::amo(c, t, PORTSHMEM_PROXY_AMO_SET, value, T{}, false, delivered);
 }
 
@@ -260,8 +260,7 @@ PORTSHMEM_DEVICE void set_word(const portshmem_ctx_t& c, target t, T value, bool
 /// A signal update (set or add) of the 8-byte word at t. The command's release publishes everything the thread wrote
 /// before it, whatever the coverage.
 template <class R>
-PORTSHMEM_DEVICE void signal(const portshmem_ctx_t& c, target t, std::uint64_t value, signal_update op,
-                             bool delivered) {
+PORTSHMEM_DEVICE_COLD void signal(portshmem_ctx_t c, target t, std::uint64_t value, signal_update op, bool delivered) {
   detail::command cmd = portshmem::proxy::signal_command(
       op == signal_add ? PORTSHMEM_PROXY_SIGNAL_ADD : PORTSHMEM_PROXY_SIGNAL_SET, t.pe, t.offset, value);
   cmd.qualifier = kQualifierBits<R>;
@@ -273,8 +272,8 @@ PORTSHMEM_DEVICE void signal(const portshmem_ctx_t& c, target t, std::uint64_t v
 /// after the data, and after every command issued to that PE before it (a weak and a strong signal alike). blocking:
 /// returns once src may be reused.
 template <class R>
-PORTSHMEM_DEVICE void put_signal(const portshmem_ctx_t& c, target t, const void* src, std::size_t n, std::uint64_t sig,
-                                 std::uint64_t value, signal_update op, bool blocking) {
+PORTSHMEM_DEVICE_COLD void put_signal(portshmem_ctx_t c, target t, const void* src, std::size_t n, std::uint64_t sig,
+                                      std::uint64_t value, signal_update op, bool blocking) {
   if (arch::space_of(src) != arch::space::global) { // inline pieces, then a fence, then the signal
     detail::put_pieces(c, t, src, n, PORTSHMEM_CALL_SIGNAL, kQualifierBits<R>);
     detail::post(c, portshmem::proxy::ordering_command(PORTSHMEM_PROXY_OP_FENCE, t.pe, PORTSHMEM_CALL_SIGNAL),
@@ -291,7 +290,7 @@ PORTSHMEM_DEVICE void put_signal(const portshmem_ctx_t& c, target t, const void*
 
 /// A barrier arrival: adds 1 to pe's round-k counter (portshmem::detail::internal_area). The command's release
 /// publishes what the barrier's caller wrote before it; the counter has one writer, so any transport may carry it.
-PORTSHMEM_DEVICE void arrive(const portshmem_ctx_t& c, int pe, int k) {
+PORTSHMEM_DEVICE_COLD void arrive(portshmem_ctx_t c, int pe, int k) {
   detail::command cmd = portshmem::proxy::signal_command(
       PORTSHMEM_PROXY_SIGNAL_ADD, pe,
       offsetof(portshmem::detail::internal_area, barrier_arrivals) + std::uint64_t(k) * sizeof(std::uint64_t), 1);
@@ -303,20 +302,20 @@ PORTSHMEM_DEVICE void arrive(const portshmem_ctx_t& c, int pe, int k) {
 
 /// fence: the commands the block's ring carries after it are delivered at each PE after those before it. Not waited
 /// for: the proxy orders them.
-PORTSHMEM_DEVICE void fence(const portshmem_ctx_t& c) {
+PORTSHMEM_DEVICE_COLD void fence(portshmem_ctx_t c) {
   detail::post(c, portshmem::proxy::ordering_command(PORTSHMEM_PROXY_OP_FENCE, -1, PORTSHMEM_CALL_FENCE),
                detail::wait_for::nothing);
 }
 
 /// quiet: returns once every command the block's ring carried before it is complete at its target (and a get's data,
 /// a fetched value, in place).
-PORTSHMEM_DEVICE void quiet(const portshmem_ctx_t& c) {
+PORTSHMEM_DEVICE_COLD void quiet(portshmem_ctx_t c) {
   detail::post(c, portshmem::proxy::ordering_command(PORTSHMEM_PROXY_OP_QUIET, -1, PORTSHMEM_CALL_QUIET),
                detail::wait_for::completion);
 }
 
 /// pe_quiet for one PE: the commands to pe the ring carried before it are complete there.
-PORTSHMEM_DEVICE void pe_quiet(const portshmem_ctx_t& c, int pe) {
+PORTSHMEM_DEVICE_COLD void pe_quiet(portshmem_ctx_t c, int pe) {
   detail::post(c, portshmem::proxy::ordering_command(PORTSHMEM_PROXY_OP_PE_QUIET, pe, PORTSHMEM_CALL_QUIET),
                detail::wait_for::completion);
 }

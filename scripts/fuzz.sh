@@ -14,7 +14,10 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 build="build-fuzz"
 seconds=${FUZZ_SECONDS:-60}
-[[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz: FUZZ_SECONDS must be a positive whole number, got '$seconds'" >&2; exit 2; }
+if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz: FUZZ_SECONDS must be a positive whole number, got '$seconds'" >&2
+  exit 2
+fi
 case "${1:-}" in -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 names=("$@")

@@ -32,7 +32,8 @@ for n in "${names[@]}"; do
 done
 
 # libFuzzer and the sanitizer runtimes of clang 19 are a package of their own on Debian 12 / Ubuntu
-# (libclang-rt-19-dev); clang-19 alone links nothing with -fsanitize=fuzzer. Check with a one-line target.
+# (libclang-rt-19-dev); clang-19 alone links nothing with -fsanitize=fuzzer. Install, then check with a one-line target.
+scripts/install-deps.sh --fuzz
 command -v clang++-19 >/dev/null || { echo "fuzz: clang++-19 not found (apt-get install clang-19)" >&2; exit 1; }
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT

@@ -33,7 +33,7 @@
 // registers (the RDMA proxy's, taken only for PEs without a load/store path).
 #if PORTSHMEM_GPU_COMPILER
 #define PORTSHMEM_DEVICE __device__ __forceinline__
-#define PORTSHMEM_DEVICE_COLD __device__ __noinline__
+#define PORTSHMEM_DEVICE_COLD __device__ __noinline__ inline
 #define PORTSHMEM_HOST_DEVICE __host__ __device__ __forceinline__
 #define PORTSHMEM_GLOBAL __global__
 #define PORTSHMEM_DEVICE_VAR __device__

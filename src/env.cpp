@@ -131,6 +131,18 @@ const char* read_enum(std::string_view text, const std::array<std::string_view, 
   return refusal;
 }
 
+/// A whole number (all of text) in [lo, hi] into out; nullptr, or the refusal: "is too large" past T's range, else
+/// refusal.
+template <typename T>
+const char* read_whole(std::string_view text, T lo, T hi, T& out, const char* refusal) {
+  T value{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) return "is too large";
+  if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi) return refusal;
+  out = value;
+  return nullptr;
+}
+
 const char* refusal_of(outcome result, const char* junk) {
   return result == outcome::ok ? nullptr : result == outcome::overflow ? "is too large" : junk;
 }
@@ -173,13 +185,8 @@ constexpr env_entry kRegistry[] = {
      /*job_wide=*/true},
     {"PORTSHMEM_DEVICE", "int", "-1", "-1 (pick by local rank) or a GPU index (0 or more)",
      "GPU index this PE uses; -1 picks the local rank modulo the visible GPU count.",
-     [](std::string_view text, config& out) -> const char* {
-       int value = 0;
-       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-       if (ec == std::errc::result_out_of_range) return "is too large";
-       if (ec != std::errc() || end != text.data() + text.size() || value < -1) return "is not a GPU index";
-       out.device = value;
-       return nullptr;
+     [](std::string_view text, config& out) {
+       return read_whole(text, -1, std::numeric_limits<int>::max(), out.device, "is not a GPU index");
      },
      [](const config& c) { return std::to_string(c.device); }},
     {"PORTSHMEM_RUN_MPS", "enum", "auto", "auto, on or off (any case)",
@@ -211,13 +218,8 @@ constexpr env_entry kRegistry[] = {
     {"PORTSHMEM_NODE_GROUPS", "int", "1", "a whole number from 1 (1: the machine's nodes as they are)",
      "Testing aid: splits the PEs into this many contiguous groups, each a node of its own (load/store paths, node "
      "scope and portshmem_ptr only within a group), so one machine runs a multi-node job's mix of transports.",
-     [](std::string_view text, config& out) -> const char* {
-       int value = 0;
-       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-       if (ec == std::errc::result_out_of_range) return "is too large";
-       if (ec != std::errc() || end != text.data() + text.size() || value < 1) return "is not a group count";
-       out.node_groups = value;
-       return nullptr;
+     [](std::string_view text, config& out) {
+       return read_whole(text, 1, std::numeric_limits<int>::max(), out.node_groups, "is not a group count");
      },
      [](const config& c) { return std::to_string(c.node_groups); },
      /*job_wide=*/true}, // which PEs map each other must be decided alike everywhere
@@ -226,9 +228,9 @@ constexpr env_entry kRegistry[] = {
      "wait. Small values test back-pressure.",
      [](std::string_view text, config& out) -> const char* {
        unsigned value = 0;
-       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-       if (ec == std::errc::result_out_of_range) return "is too large";
-       if (ec != std::errc() || end != text.data() + text.size()) return "is not a slot count";
+       if (const char* bad = read_whole(text, 0u, std::numeric_limits<unsigned>::max(), value, "is not a slot count")) {
+         return bad;
+       }
        if (value < 2 || value > 65536 || (value & (value - 1)) != 0) return "is not a power of two from 2 to 65536";
        out.proxy_slots = value;
        return nullptr;

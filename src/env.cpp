@@ -236,6 +236,27 @@ constexpr env_entry kRegistry[] = {
        return nullptr;
      },
      [](const config& c) { return std::to_string(c.proxy_slots); }},
+    {"PORTSHMEM_MAX_TEAMS", "int", "16", "a whole number from 2 to 1024",
+     "Teams that can exist at once, world and shared included; each reserves PORTSHMEM_TEAM_SCRATCH bytes and a "
+     "few words per PE at the end of every heap.",
+     [](std::string_view text, config& out) {
+       return read_whole(text, 2, 1024, out.max_teams, "is not a team count from 2 to 1024");
+     },
+     [](const config& c) { return std::to_string(c.max_teams); },
+     /*job_wide=*/true}, // the team area's layout must be the same on every PE
+    {"PORTSHMEM_TEAM_SCRATCH", "size", "512K", "a byte count from 4K with an optional suffix (512K, 1M, 4MiB)",
+     "Collective scratch per team on every PE: reductions and collect go through it, in pieces when larger "
+     "(docs/api.md, \"Collectives\").",
+     [](std::string_view text, config& out) -> const char* {
+       std::uint64_t bytes = 0;
+       if (const char* why = refusal_of(read_size(text, bytes), "is not a size")) return why;
+       if (bytes < 4096) return "is less than 4K";
+       if (bytes > (std::uint64_t{1} << 40)) return "is too large";
+       out.team_scratch = static_cast<std::size_t>(bytes);
+       return nullptr;
+     },
+     [](const config& c) { return format_size(c.team_scratch); },
+     /*job_wide=*/true},
 };
 
 // Quotes a user's value for a message: escapes quotes and control bytes, and cuts very long values short.

@@ -40,6 +40,8 @@ struct config {
   rdma_net_choice rdma_net;   ///< PORTSHMEM_RDMA_NET: the RDMA proxy's network
   int node_groups;            ///< PORTSHMEM_NODE_GROUPS: PEs split into this many emulated nodes (a testing aid)
   std::uint32_t proxy_slots;  ///< PORTSHMEM_PROXY_RING_SLOTS: commands per proxy ring
+  int max_teams;              ///< PORTSHMEM_MAX_TEAMS: team slots, world and shared included
+  std::size_t team_scratch;   ///< PORTSHMEM_TEAM_SCRATCH: collective scratch bytes per team slot
   bool operator==(const config&) const = default;
 };
 

@@ -35,6 +35,8 @@ const char* call_name(std::uint32_t call) {
     return "fence";
   case PORTSHMEM_CALL_QUIET:
     return "quiet";
+  case PORTSHMEM_CALL_COLLECTIVE:
+    return "team collective";
   default:
     return "device call";
   }

@@ -137,12 +137,15 @@ portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
     return s;
   }
   // The same verdict on every PE, since the heap size now agrees.
-  if (rt->cfg.heap_size <= kInternalHeapBytes) {
+  const std::size_t team_bytes = team_area_bytes(rt->boot->size(), rt->cfg.max_teams, rt->cfg.team_scratch);
+  if (rt->cfg.heap_size <= kInternalHeapBytes + team_bytes) {
     log_set_pe(-1);
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV,
-                          "PORTSHMEM_HEAP_SIZE=%zu leaves no room after the %zu bytes portshmem "
-                          "reserves for itself",
-                          rt->cfg.heap_size, kInternalHeapBytes);
+                          "PORTSHMEM_HEAP_SIZE=%zu leaves no room after the %zu bytes portshmem reserves for itself "
+                          "(%zu at the start, %zu for PORTSHMEM_MAX_TEAMS=%d teams of PORTSHMEM_TEAM_SCRATCH=%zu "
+                          "scratch at the end)",
+                          rt->cfg.heap_size, kInternalHeapBytes + team_bytes, kInternalHeapBytes, team_bytes,
+                          rt->cfg.max_teams, rt->cfg.team_scratch);
   }
   // PORTSHMEM_NODE_GROUPS (agreed above): the emulated nodes decide what is mapped, node scope and the placement.
   rt->boot->split_nodes(rt->cfg.node_groups);
@@ -175,7 +178,14 @@ portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
     release_device_handle(*rt);
     return s;
   }
-  rt->allocator = heap_allocator(kInternalHeapBytes, rt->cfg.heap_size); // offsets count from the heap base
+  if (auto s = agree_status(*rt->boot, create_initial_teams(*rt)); s != PORTSHMEM_SUCCESS) {
+    release_teams(*rt);
+    rt->links.clear();
+    release_device_handle(*rt);
+    return s;
+  }
+  // Offsets count from the heap base; the team area (src/team.cpp) is the heap's end.
+  rt->allocator = heap_allocator(kInternalHeapBytes, rt->teams.area_offset);
   if (rt->cfg.info && rt->boot->rank() == 0) print_info(*rt);
   PORTSHMEM_LOG(info, "initialized: %d PEs, %zu-byte heaps (%s)", rt->boot->size(), rt->cfg.heap_size,
                 rt->heap->name());
@@ -215,6 +225,7 @@ portshmem_status_t portshmem_finalize(void) {
   }
   if (auto s = rt->boot->barrier(); status == PORTSHMEM_SUCCESS) status = s;
   rt->links.clear(); // collective (the MPI network's window), before the heaps and MPI go
+  release_teams(*rt);
   release_device_handle(*rt);
   rt->heap.reset();
   rt->boot.reset(); // finalizes MPI if init started it

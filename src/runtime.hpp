@@ -10,6 +10,7 @@
 #include "heap_allocator.hpp"
 #include "heap_backend.hpp"
 #include "portshmem/portshmem.h"
+#include "team_table.hpp"
 #include "transport.hpp"
 
 namespace portshmem::detail {
@@ -21,7 +22,8 @@ struct runtime {
   std::vector<char*> peer_heaps;                    // mapped heaps of the PEs the load/store transport serves
   std::vector<portshmem_transport_t> transports;    // per PE
   std::vector<std::unique_ptr<transport>> links;    // the transports serving this PE's peers (src/transport.hpp)
-  heap_allocator allocator{0};                      // offsets past the internal area
+  heap_allocator allocator{0};                      // offsets between the internal area and the team area
+  team_table teams;                                 // the teams this PE belongs to (src/team.cpp)
   const std::int32_t* device_pe_device = nullptr;   // where each PE runs, in device memory
   portshmem_device_error_t* device_error = nullptr; // host-visible record device code writes
   portshmem_ctx_t ctx{};

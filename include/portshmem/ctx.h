@@ -24,7 +24,8 @@ typedef enum portshmem_call_id {
   PORTSHMEM_CALL_AMO,
   PORTSHMEM_CALL_SIGNAL,
   PORTSHMEM_CALL_FENCE,
-  PORTSHMEM_CALL_QUIET
+  PORTSHMEM_CALL_QUIET,
+  PORTSHMEM_CALL_COLLECTIVE /* a team collective (collectives.hpp) */
 } portshmem_call_id_t;
 
 /* A bad call recorded by device code (invalid PE, address outside the heap, a wait that timed out). It lives in

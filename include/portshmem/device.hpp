@@ -18,6 +18,8 @@
 #include "portshmem/amo.hpp"
 #include "portshmem/signal.hpp"
 #include "portshmem/wait_vector.hpp"
+#include "portshmem/team.hpp"
+#include "portshmem/collectives.hpp"
 #include "portshmem/compat/rma_names.hpp"
 #include "portshmem/compat/amo_names.hpp"
 #include "portshmem/compat/signal_names.hpp"

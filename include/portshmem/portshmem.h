@@ -9,6 +9,7 @@
 #include "portshmem/config.h"
 #include "portshmem/ctx.h"
 #include "portshmem/status.h"
+#include "portshmem/team.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -316,7 +316,7 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 11u);
+  EXPECT_EQ(names.size(), 13u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
 }
 
@@ -326,6 +326,8 @@ TEST(Env, DescribeConfigRoundTrips) {
   custom.rdma_net = rdma_net_choice::mpi;
   custom.node_groups = 3;
   custom.proxy_slots = 8;
+  custom.max_teams = 5;
+  custom.team_scratch = 64 * kKiB;
   const std::string text = detail::describe_config(custom);
   EXPECT_NE(text.find("PORTSHMEM_HEAP_SIZE=3M (default 1G)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_TIMEOUT=1500ms (default 0)\n"), std::string::npos) << text;

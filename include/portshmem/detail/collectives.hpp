@@ -1,0 +1,284 @@
+// The bodies of collectives.hpp: each collective is a fixed number of rounds (detail/team_rounds.hpp) of puts with
+// signals between the members of a team, chosen by size and team shape (docs/api.md, "Collectives", states the
+// choices, their crossovers and what each call promises). Everything moves through the public transport-neutral
+// paths (put_signal_bytes, signal_update_on), so collectives run over IPC and the proxy alike.
+// Relaxed forms used, and why the model allows them:
+//  - data messages: coverage mm::comm with a strong signal (message_q): every byte a collective sends is a bypass put,
+//    which a comm-covered release publishes, so no cache write-back of the caller's ordinary stores is paid;
+//  - the waits poll with relaxed loads and acquire once after the last word (acquire_after_polls), instead of one
+//    acquire per member;
+//  - barrier's arrivals are comm-covered: the quiet before them already completed and published everything.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "portshmem/arch.hpp"
+#include "portshmem/detail/checks.hpp"
+#include "portshmem/detail/copy.hpp"
+#include "portshmem/detail/reduce_ops.hpp"
+#include "portshmem/detail/sync.hpp"
+#include "portshmem/detail/team_rounds.hpp"
+#include "portshmem/group.hpp"
+#include "portshmem/handle.hpp"
+#include "portshmem/memory_model.hpp"
+#include "portshmem/team.hpp"
+
+namespace portshmem::detail {
+
+inline constexpr unsigned kCollectiveQualifiers = mm::cat::scope;
+inline constexpr unsigned kBarrierQualifiers = mm::cat::coverage | mm::cat::scope;
+
+/// Bytes from which broadcast scatters slices and lets every member forward its slice (two rounds, the root sends
+/// each byte once) instead of the root putting everything to everyone (one round, root sends (n-1) copies).
+inline constexpr std::size_t kBroadcastScatterBytes = 64 * 1024;
+/// Bytes up to which reduce sends every member's whole input to every member (one round); beyond it, or when n copies
+/// do not fit a scratch half, it reduces slices (two rounds per scratch-sized chunk: reduce-scatter, then all-gather).
+inline constexpr std::size_t kReduceOneShotBytes = 16 * 1024;
+
+/// The scope qualifier tag of R, to pass on to the calls a collective makes.
+template <class R>
+using scope_tag = std::conditional_t<R::scope_of == mm::scope_kind::device, mm::device_t,
+                                     std::conditional_t<R::scope_of == mm::scope_kind::node, mm::node_t, mm::system_t>>;
+
+/// The waits' qualifiers: acquire (or comm, for a comm-covered barrier) at the call's scope.
+template <class R>
+using await_q =
+    mm::resolve<kWaitQualifiers, std::conditional_t<R::cover == mm::coverage_kind::comm, mm::comm_t, mm::acquire_t>,
+                scope_tag<R>>;
+
+/// ceil(log2(n)): the rounds of a dissemination among n members.
+PORTSHMEM_DEVICE int dissemination_rounds(int n) {
+  int k = 0;
+  for (int reach = 1; reach < n; reach *= 2) ++k;
+  return k;
+}
+
+/// Dissemination barrier among t's members, run by the group's leader: in round k a member notifies member
+/// (me + 2^k) mod n and waits for member (me - 2^k) mod n. Quiet first when Quiet (barrier; sync has none).
+template <class Group, bool Quiet, class R>
+PORTSHMEM_DEVICE void team_barrier(const ctx& c, const team& t) {
+  arch::join_comm_stores();
+  if (!team_usable(c, t)) return Group::sync();
+  const int n = t.size, me = t.my_index, count = dissemination_rounds(n);
+  const rounds r =
+      take_rounds<Group>(c, t, std::uint64_t(count), 0, fingerprint(Quiet ? coll_kind::barrier : coll_kind::sync));
+  if (Group::rank() == 0) {
+    if constexpr (Quiet) quiet_all<R>(c);
+    // After a quiet the arrival needs no release of its own (comm); sync's arrival publishes as sync_all's does.
+    using notify_q = mm::resolve<kSignalOpQualifiers, std::conditional_t<Quiet, mm::comm_t, mm::all_t>, scope_tag<R>>;
+    for (int k = 0, dist = 1; k < count; ++k, dist *= 2) {
+      const std::uint64_t value = r.first + std::uint64_t(k) * kRoundStep;
+      signal_update_on<notify_q>(c, word_of(c, t, me), value, signal_set, team_world_pe(t, (me + dist) % n));
+      await_word(c, t, (me - dist % n + n) % n, value);
+      acquire_after_polls<await_q<R>>(c); // each round's acquire is what the next round's arrival passes on
+    }
+  }
+  Group::sync();
+}
+
+/// broadcast: root's src to every member's dest (root's too).
+template <class Group, class R>
+PORTSHMEM_DEVICE void broadcast_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes,
+                                      int root) {
+  using S = scope_tag<R>;
+  if (!team_usable(c, t)) return;
+  if (root < 0 || root >= t.size) {
+    if (Group::rank() == 0) record_error(c, PORTSHMEM_ERR_INVALID_PE, PORTSHMEM_CALL_COLLECTIVE, root, dest, bytes);
+    return;
+  }
+  const int n = t.size, me = t.my_index;
+  const bool scatter = bytes >= kBroadcastScatterBytes && n > 2;
+  const rounds r = take_rounds<Group>(c, t, scatter ? 2 : 1, 0, fingerprint(coll_kind::broadcast, bytes, root));
+  auto* d = static_cast<char*>(dest);
+  const auto* s = static_cast<const char*>(src);
+  if (!scatter) {
+    if (me == root) {
+      for (int k = 1; k <= n; ++k) send<Group, S>(c, t, dest, src, bytes, (me + k) % n, r.first); // self last
+    } else {
+      await_members<Group, await_q<R>>(c, t, r.first, [&](int i) { return i == root; });
+    }
+    return;
+  }
+  // Slices of 256-byte multiples (whole lines for the copies); the last ones may be short or empty. The root keeps
+  // its whole src in its own dest and sends each member one slice; every member then forwards its slice to the others
+  // but the root (the root sends its own slice in that round too).
+  const std::size_t q = ((bytes + std::size_t(n) - 1) / std::size_t(n) + 255) & ~std::size_t(255);
+  auto at = [&](int j) { return q * std::size_t(j) < bytes ? q * std::size_t(j) : bytes; };
+  auto length = [&](int j) { return at(j + 1) - at(j); };
+  const std::uint64_t scattered = r.first, gathered = r.first + kRoundStep;
+  if (me == root) {
+    for (int k = 1; k < n; ++k) {
+      const int j = (me + k) % n;
+      send<Group, S>(c, t, d + at(j), s + at(j), length(j), j, scattered);
+    }
+    send<Group, S>(c, t, dest, src, bytes, me, 0);
+    for (int k = 1; k < n; ++k) send<Group, S>(c, t, d + at(me), s + at(me), length(me), (me + k) % n, gathered);
+    return;
+  }
+  await_members<Group, await_q<R>>(c, t, scattered, [&](int i) { return i == root; });
+  for (int k = 1; k < n; ++k) {
+    const int j = (me + k) % n;
+    if (j != root) send<Group, S>(c, t, d + at(me), d + at(me), length(me), j, gathered);
+  }
+  await_members<Group, await_q<R>>(c, t, gathered, [](int) { return true; });
+}
+
+/// fcollect: member i's src to dest + i * bytes on every member.
+template <class Group, class R>
+PORTSHMEM_DEVICE void fcollect_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes) {
+  using S = scope_tag<R>;
+  if (!team_usable(c, t)) return;
+  const int n = t.size, me = t.my_index;
+  const rounds r = take_rounds<Group>(c, t, 1, 0, fingerprint(coll_kind::fcollect, bytes));
+  char* mine = static_cast<char*>(dest) + std::size_t(me) * bytes;
+  for (int k = 1; k <= n; ++k) send<Group, S>(c, t, mine, src, bytes, (me + k) % n, r.first);
+  await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
+}
+
+/// alltoall: member i's src + j * bytes to member j's dest + i * bytes.
+template <class Group, class R>
+PORTSHMEM_DEVICE void alltoall_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes) {
+  using S = scope_tag<R>;
+  if (!team_usable(c, t)) return;
+  const int n = t.size, me = t.my_index;
+  const rounds r = take_rounds<Group>(c, t, 1, 0, fingerprint(coll_kind::alltoall, bytes));
+  char* mine = static_cast<char*>(dest) + std::size_t(me) * bytes;
+  for (int k = 1; k <= n; ++k) {
+    const int j = (me + k) % n;
+    send<Group, S>(c, t, mine, static_cast<const char*>(src) + std::size_t(j) * bytes, bytes, j, r.first);
+  }
+  await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
+}
+
+/// collect: members' srcs of any sizes, concatenated in member order into every member's dest. Round 1 exchanges the
+/// sizes through scratch, round 2 puts each member's data at its offset.
+template <class Group, class R>
+PORTSHMEM_DEVICE void collect_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes) {
+  using S = scope_tag<R>;
+  if (!team_usable(c, t)) return;
+  const int n = t.size, me = t.my_index;
+  if (std::size_t(n) * sizeof(std::uint64_t) > scratch_half(t)) {
+    if (Group::rank() == 0)
+      record_error(c, PORTSHMEM_ERR_OUT_OF_MEMORY, PORTSHMEM_CALL_COLLECTIVE, c.my_pe, dest, bytes);
+    return;
+  }
+  const rounds r = take_rounds<Group>(c, t, 2, 1, fingerprint(coll_kind::collect));
+  auto* sizes = reinterpret_cast<std::uint64_t*>(scratch_of(c, t, r.scratch_first));
+  if (Group::rank() == 0) sizes[me] = bytes;
+  Group::sync();
+  for (int k = 1; k < n; ++k)
+    send<Group, S>(c, t, sizes + me, sizes + me, sizeof(std::uint64_t), (me + k) % n, r.first);
+  await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
+  std::size_t offset = 0;
+  for (int i = 0; i < me; ++i) offset += std::size_t(sizes[i]);
+  char* mine = static_cast<char*>(dest) + offset;
+  const std::uint64_t placed = r.first + kRoundStep;
+  for (int k = 1; k <= n; ++k) send<Group, S>(c, t, mine, src, bytes, (me + k) % n, placed);
+  await_members<Group, await_q<R>>(c, t, placed, [](int) { return true; });
+}
+
+/// dest[k] = Op over the members, in member order, of part(i)[k] for k in [begin, end), by the group's threads.
+template <class Group, class Op, class T, class Part>
+PORTSHMEM_DEVICE void reduce_local(T* dest, std::size_t count, int n, const Part& part) {
+  for (std::size_t k = Group::rank(); k < count; k += Group::size()) {
+    T acc = part(0)[k];
+    for (int i = 1; i < n; ++i) acc = Op::apply(acc, part(i)[k]);
+    dest[k] = acc;
+  }
+}
+
+/// reduce: dest = Op over the members of their src (nreduce elements); dest may be src.
+template <class Group, class R, class Op, class T>
+PORTSHMEM_DEVICE void reduce_elems(const ctx& c, const team& t, T* dest, const T* src, std::size_t nreduce) {
+  static_assert(Op::template accepts<T>,
+                "portshmem: this reduction does not take this element type "
+                "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
+  using S = scope_tag<R>;
+  if (!team_usable(c, t)) return;
+  const int n = t.size, me = t.my_index;
+  const std::size_t bytes = nreduce * sizeof(T), half = scratch_half(t);
+  const std::uint64_t fp = fingerprint(coll_kind::reduce, nreduce, sizeof(T), Op::id);
+  if (n == 1) {
+    if (dest != src)
+      copy_bytes<arch::cache::keep, arch::cache::keep, kDataScope>(dest, src, bytes, Group::rank(), Group::size());
+    Group::sync();
+    return;
+  }
+  if (bytes <= kReduceOneShotBytes && std::size_t(n) * bytes <= half) {
+    const rounds r = take_rounds<Group>(c, t, 1, 1, fp);
+    T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first));
+    for (int k = 1; k < n; ++k)
+      send<Group, S>(c, t, buf + std::size_t(me) * nreduce, src, bytes, (me + k) % n, r.first);
+    await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
+    reduce_local<Group, Op>(dest, nreduce, n, [&](int i) { return i == me ? src : buf + std::size_t(i) * nreduce; });
+    Group::sync();
+    return;
+  }
+  // Two-shot, by chunks that fit a scratch half: member j reduces slice j of the chunk, then puts it to everyone.
+  const std::size_t slice_max = half / (std::size_t(n) * sizeof(T));
+  if (slice_max == 0) {
+    if (Group::rank() == 0)
+      record_error(c, PORTSHMEM_ERR_OUT_OF_MEMORY, PORTSHMEM_CALL_COLLECTIVE, c.my_pe, dest, bytes);
+    return;
+  }
+  const std::size_t chunk_max = slice_max * std::size_t(n), chunks = (nreduce + chunk_max - 1) / chunk_max;
+  const rounds r = take_rounds<Group>(c, t, 2 * chunks, chunks, fp);
+  for (std::size_t ch = 0; ch < chunks; ++ch) {
+    const std::size_t base = ch * chunk_max, len = nreduce - base < chunk_max ? nreduce - base : chunk_max;
+    const std::size_t q = (len + std::size_t(n) - 1) / std::size_t(n);
+    auto begin = [&](int j) { return base + (q * std::size_t(j) < len ? q * std::size_t(j) : len); };
+    auto count = [&](int j) { return begin(j + 1) - begin(j); };
+    T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first + ch));
+    const std::uint64_t scattered = r.first + 2 * ch * kRoundStep, gathered = scattered + kRoundStep;
+    for (int k = 1; k < n; ++k) {
+      const int j = (me + k) % n;
+      send<Group, S>(c, t, buf + std::size_t(me) * q, src + begin(j), count(j) * sizeof(T), j, scattered);
+    }
+    await_members<Group, await_q<R>>(c, t, scattered, [](int) { return true; });
+    reduce_local<Group, Op>(dest + begin(me), count(me), n,
+                            [&](int i) { return i == me ? src + begin(me) : buf + std::size_t(i) * q; });
+    Group::sync();
+    for (int k = 1; k < n; ++k) {
+      send<Group, S>(c, t, dest + begin(me), dest + begin(me), count(me) * sizeof(T), (me + k) % n, gathered);
+    }
+    await_members<Group, await_q<R>>(c, t, gathered, [](int) { return true; });
+  }
+}
+
+/// reduce_scatter: member j's dest (nelems) = Op over the members of their src + j * nelems.
+template <class Group, class R, class Op, class T>
+PORTSHMEM_DEVICE void reduce_scatter_elems(const ctx& c, const team& t, T* dest, const T* src, std::size_t nelems) {
+  static_assert(Op::template accepts<T>,
+                "portshmem: this reduction does not take this element type "
+                "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
+  using S = scope_tag<R>;
+  if (!team_usable(c, t)) return;
+  const int n = t.size, me = t.my_index;
+  const std::size_t slice_max = scratch_half(t) / (std::size_t(n) * sizeof(T));
+  if (slice_max == 0) {
+    if (Group::rank() == 0)
+      record_error(c, PORTSHMEM_ERR_OUT_OF_MEMORY, PORTSHMEM_CALL_COLLECTIVE, c.my_pe, dest, nelems);
+    return;
+  }
+  const std::size_t chunks = nelems == 0 ? 1 : (nelems + slice_max - 1) / slice_max;
+  const rounds r =
+      take_rounds<Group>(c, t, chunks, chunks, fingerprint(coll_kind::reduce_scatter, nelems, sizeof(T), Op::id));
+  for (std::size_t ch = 0; ch < chunks; ++ch) {
+    const std::size_t off = ch * slice_max, len = nelems - off < slice_max ? nelems - off : slice_max;
+    T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first + ch));
+    const std::uint64_t value = r.first + ch * kRoundStep;
+    for (int k = 1; k < n; ++k) {
+      const int j = (me + k) % n;
+      send<Group, S>(c, t, buf + std::size_t(me) * len, src + std::size_t(j) * nelems + off, len * sizeof(T), j, value);
+    }
+    await_members<Group, await_q<R>>(c, t, value, [](int) { return true; });
+    reduce_local<Group, Op>(dest + off, len, n, [&](int i) {
+      return i == me ? src + std::size_t(me) * nelems + off : static_cast<const T*>(buf + std::size_t(i) * len);
+    });
+    Group::sync();
+  }
+}
+
+} // namespace portshmem::detail

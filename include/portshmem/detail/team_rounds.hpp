@@ -97,7 +97,7 @@ template <class S>
 using message_q = mm::resolve<kPutSignalQualifiers, mm::comm_t, mm::strong_t, S>;
 
 /// The group sends bytes from src to member `to`'s dest and then sets this PE's word there to `value`; to == me
-/// copies locally and sets nothing (nobody waits on a PE's own word).
+/// copies locally and sets nothing (nobody waits on a PE's own word). Either way the group is synchronized on return.
 template <class Group, class S>
 PORTSHMEM_DEVICE void send(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes, int to,
                            std::uint64_t value) {
@@ -105,6 +105,7 @@ PORTSHMEM_DEVICE void send(const ctx& c, const team& t, void* dest, const void* 
     if (bytes && dest != src) {
       copy_bytes<arch::cache::keep, arch::cache::keep, kDataScope>(dest, src, bytes, Group::rank(), Group::size());
     }
+    Group::sync(); // as a put ends: the whole copy is done before any member goes on
     return;
   }
   put_signal_bytes<Group, message_q<S>>(c, dest, src, bytes, word_of(c, t, t.my_index), value, signal_set,

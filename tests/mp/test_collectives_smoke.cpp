@@ -6,7 +6,7 @@
 namespace {
 
 PORTSHMEM_GLOBAL void coll_kernel(portshmem::ctx c, portshmem::team t, long* dest, long* src, std::size_t n, long* red,
-                            long* rs, long* a2a) {
+                                  long* rs, long* a2a) {
   portshmem::barrier_block(c, t);
   portshmem::broadcast_block(c, t, dest, src, n, 0);
   portshmem::sum_reduce_block(c, t, red, src, n);

@@ -1,5 +1,6 @@
 # The RDMA transport's host side: the proxy that executes device-posted commands, and the networks behind it.
 target_sources(portshmem PRIVATE
+  src/rdma/amo_word.cpp
   src/rdma/execute.cpp
   src/rdma/mpi_gpu_support.cpp
   src/rdma/net_mpi.cpp

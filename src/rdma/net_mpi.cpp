@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "log.hpp"
+#include "rdma/amo_word.hpp"
 #include "rdma/staging.hpp"
 
 namespace portshmem::rdma {
@@ -161,15 +162,15 @@ class mpi_network final : public network {
       if (fetched) *fetched = old;
       return PORTSHMEM_SUCCESS;
     }
+    if (op.width == 4) return narrow_atomic(pe, plan_amo(op, remote), op, fetched);
     // Operands (and a result nobody asked for) live in the pool: MPI reads and writes them until local completion.
     void* operands = nullptr;
     if (auto s = take(pe, 24, &operands); s != PORTSHMEM_SUCCESS) return s;
     auto* words = static_cast<std::uint64_t*>(operands);
     words[0] = op.value; // little-endian: a 4-byte operand is the low half
     words[1] = op.compare;
-    if (fetched) *fetched = 0; // MPI writes width bytes: a 4-byte value is zero-extended
     void* result = fetched ? static_cast<void*>(fetched) : static_cast<void*>(words + 2);
-    const MPI_Datatype type = op.width == 4 ? MPI_UINT32_T : MPI_UINT64_T;
+    const MPI_Datatype type = MPI_UINT64_T;
     const auto at = MPI_Aint(remote);
     if (op.kind == PORTSHMEM_PROXY_AMO_COMPARE_SWAP) {
       return checked(MPI_Compare_and_swap(&words[0], &words[1], result, type, pe, at, win_), "MPI_Compare_and_swap",
@@ -181,6 +182,34 @@ class mpi_network final : public network {
     }
     return checked(MPI_Accumulate(&words[0], 1, type, pe, at, 1, type, reduction_of(op.kind), win_), "MPI_Accumulate",
                    pe);
+  }
+
+  /// A 4-byte atomic as 8-byte ones on the word that holds it, waited for here: Open MPI's osc/rdma runs 4-byte
+  /// atomics under its own lock, which the owner's CPU or GPU atomics on the same word do not take (two winners of
+  /// one compare-and-swap were seen), while its 8-byte ones are the hardware's. Read the word, then swap in what the
+  /// operation makes of it until the swap finds the word as read.
+  portshmem_status_t narrow_atomic(int pe, const amo_plan& plan, const amo_request& op, std::uint64_t* fetched) {
+    std::uint64_t* words = narrow_; // next, current, what the word held: MPI is done with them before the return
+    const auto at = MPI_Aint(plan.word);
+    if (auto s = checked(MPI_Fetch_and_op(&words[0], &words[2], MPI_UINT64_T, pe, at, MPI_NO_OP, win_),
+                         "MPI_Fetch_and_op", pe);
+        s != PORTSHMEM_SUCCESS) {
+      return s;
+    }
+    if (auto s = complete_local(pe); s != PORTSHMEM_SUCCESS) return s;
+    for (;;) {
+      words[1] = words[2];
+      if (!amo_next_word(op, plan, words[1], &words[0])) break; // a fetch, or a compare that fails
+      if (auto s = checked(MPI_Compare_and_swap(&words[0], &words[1], &words[2], MPI_UINT64_T, pe, at, win_),
+                           "MPI_Compare_and_swap", pe);
+          s != PORTSHMEM_SUCCESS) {
+        return s;
+      }
+      if (auto s = complete_local(pe); s != PORTSHMEM_SUCCESS) return s;
+      if (words[2] == words[1]) break; // swapped
+    }
+    if (fetched) *fetched = amo_old_value(plan, words[1]);
+    return PORTSHMEM_SUCCESS;
   }
 
   // MPI orders nothing between two RMA calls to one target (except accumulates to one location): ordering is a flush.
@@ -328,6 +357,7 @@ class mpi_network final : public network {
   std::vector<unsigned> users_; // per PE: operations holding pool memory, not yet locally complete
   int busy_targets_ = 0;
   std::chrono::steady_clock::time_point last_poke_{};
+  std::uint64_t narrow_[3]{}; ///< narrow_atomic's operands
 };
 
 /// The checks one PE can make alone; *stage is whether local buffers go through the pool.

@@ -3,6 +3,7 @@
 // small enough to be emptied many times), and the refusals: too low a thread level (on every PE, or on one), a GPU
 // heap this MPI cannot take, a bad PE or range.
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 
 #include "test_net_common.hpp"
@@ -87,26 +88,44 @@ TEST(NetMpi, FetchAddFromEveryPeIsAPermutation4) {
   fetch_add_permutation(4);
 }
 
+/// Every PE, the owner included (its CPU atomics), races one compare-and-swap from 0 per election; kOps elections
+/// per width, the 4-byte word beside a live neighbour half that must never change.
 TEST(NetMpi, CompareSwapElectsOneWinner) {
   region r;
   auto net = make_network(r);
   ASSERT_TRUE(net);
   const int owner = npes() - 1;
+  constexpr std::uint64_t kNeighbour = 0x5a5a5a5au;
   for (unsigned width : {4u, 8u}) {
-    const std::uint64_t at = width == 4 ? 128 : 136;
-    std::uint64_t old = ~0ull;
-    ASSERT_EQ(net->atomic(owner, at, {PORTSHMEM_PROXY_AMO_COMPARE_SWAP, width, std::uint64_t(me() + 1), 0}, &old, 0),
-              PORTSHMEM_SUCCESS);
-    ASSERT_EQ(net->complete_local(owner), PORTSHMEM_SUCCESS);
-    int won = old == 0, winners = 0;
-    ASSERT_EQ(MPI_Allreduce(&won, &winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_SUCCESS);
-    EXPECT_EQ(winners, 1) << width << " bytes";
-    int winner = won ? me() : -1, who = -1;
-    ASSERT_EQ(MPI_Allreduce(&winner, &who, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), MPI_SUCCESS);
-    if (!won) EXPECT_EQ(old, std::uint64_t(who + 1)) << "a loser fetches the winner's value";
-    barrier();
-    if (me() == owner) EXPECT_EQ(width == 4 ? r.word(at) & 0xffffffffu : r.word(at), std::uint64_t(who + 1));
-    barrier();
+    const std::uint64_t at = width == 4 ? 132 : 136; // the high half of word 128, beside a neighbour
+    for (unsigned round = 0; round < kOps; ++round) {
+      if (me() == owner) {
+        std::atomic_ref<std::uint64_t>(r.words[128 / 8]).store(kNeighbour);
+        std::atomic_ref<std::uint64_t>(r.words[136 / 8]).store(0);
+      }
+      barrier();
+      const std::uint64_t mine = std::uint64_t(round) << 8 | std::uint64_t(me() + 1);
+      std::uint64_t old = ~0ull;
+      ASSERT_EQ(net->atomic(owner, at, {PORTSHMEM_PROXY_AMO_COMPARE_SWAP, width, mine, 0}, &old, 0), PORTSHMEM_SUCCESS);
+      ASSERT_EQ(net->complete_local(owner), PORTSHMEM_SUCCESS);
+      int won = old == 0, winners = 0;
+      ASSERT_EQ(MPI_Allreduce(&won, &winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_SUCCESS);
+      ASSERT_EQ(winners, 1) << width << " bytes, election " << round;
+      int winner = won ? me() : -1, who = -1;
+      ASSERT_EQ(MPI_Allreduce(&winner, &who, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), MPI_SUCCESS);
+      const std::uint64_t elected = std::uint64_t(round) << 8 | std::uint64_t(who + 1);
+      if (!won) EXPECT_EQ(old, elected) << "a loser fetches the winner's value";
+      barrier();
+      if (me() == owner) {
+        if (width == 4) {
+          EXPECT_EQ(r.word(128) >> 32, elected);
+          EXPECT_EQ(r.word(128) & 0xffffffffu, kNeighbour) << "the other half of the word is untouched";
+        } else {
+          EXPECT_EQ(r.word(136), elected);
+        }
+      }
+      barrier();
+    }
   }
 }
 

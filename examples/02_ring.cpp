@@ -7,6 +7,8 @@
 
 #include <portshmem/portshmem.hpp>
 
+#include "check.hpp"
+
 constexpr std::size_t kElements = 1 << 20;
 
 PORTSHMEM_GLOBAL void ring(portshmem::ctx c, int* held, int* inbox) {
@@ -32,14 +34,15 @@ int main() {
   for (std::size_t i = 0; i < kElements; ++i) host[i] = int(i) * 7 + me * 1000;
   bool ok = hipMemcpy(held, host.data(), kElements * sizeof(int), hipMemcpyHostToDevice) == hipSuccess;
 
-  ok = ok && portshmem::launch(ring, dim3(1), dim3(PORTSHMEM_PLATFORM_HOST ? 8 : 256), c, held, inbox) == hipSuccess;
+  example::check_kernel(portshmem::launch(ring, dim3(1), dim3(PORTSHMEM_PLATFORM_HOST ? 8 : 256), c, held, inbox),
+                        "ring"); // a device error ends the job here
   ok = ok && hipMemcpy(host.data(), held, kElements * sizeof(int), hipMemcpyDeviceToHost) == hipSuccess;
 
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < kElements; ++i) wrong += host[i] != int(i) * 7 + me * 1000 + n;
   std::printf("PE %d of %d (%s): buffer of %zu ints came back after %d hops, %zu wrong\n", me, n, portshmem_platform(),
               kElements, n, wrong);
-  ok = ok && wrong == 0 && portshmem_check_device_errors() == PORTSHMEM_SUCCESS;
+  ok = ok && wrong == 0;
   portshmem_free(inbox);
   portshmem_free(held);
   portshmem_finalize();

@@ -174,10 +174,15 @@ constexpr env_entry kRegistry[] = {
      },
      [](const config& c) { return std::string(kTransportNames[static_cast<std::size_t>(c.transport)]); },
      /*job_wide=*/true},
-    {"PORTSHMEM_TIMEOUT", "duration", "0",
+    // 1m (one minute): far above any wait of a working job, oversubscribed CI included (the mp suites' waits end within
+    // seconds), and short enough that a hang becomes a diagnosis before a user or a CI job gives up. Waits read the
+    // clock only past their 1024th poll (detail/spin.hpp), so the bound costs a wait that ends sooner nothing
+    // (docs/env.md).
+    {"PORTSHMEM_TIMEOUT", "duration", "1m",
      "0 (no bound) or a whole number with an optional unit ns, us, ms, s, m or h (30s, 500ms, 2m, 100us; "
      "no unit means seconds)",
-     "Bound on device-side waits and on the host barrier; a wait that exceeds it reports instead of hanging.",
+     "Bound on device-side waits and on the host barrier (0: none); a wait that exceeds it reports PE, call, address "
+     "and the values awaited and seen instead of hanging, and its kernel fails.",
      [](std::string_view text, config& out) {
        return refusal_of(read_duration(text, out.timeout_ns), "is not a duration");
      },

@@ -32,7 +32,7 @@ struct config {
   std::size_t heap_size;      ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
   log_level debug;            ///< PORTSHMEM_DEBUG
   transport_choice transport; ///< PORTSHMEM_TRANSPORT
-  std::uint64_t timeout_ns;   ///< PORTSHMEM_TIMEOUT: bound on device waits in nanoseconds; 0 means none
+  std::uint64_t timeout_ns;   ///< PORTSHMEM_TIMEOUT: bound on waits in nanoseconds (60s by default); 0 means none
   int device;                 ///< PORTSHMEM_DEVICE: GPU index; -1 means chosen by local rank
   mps_choice run_mps;         ///< PORTSHMEM_RUN_MPS: read by scripts/portshmem-run
   bool info;                  ///< PORTSHMEM_INFO: PE 0 prints the configuration and transport table at init

@@ -1,6 +1,8 @@
 // The small host calls: barrier, transports, the device handle, device error reports, version.
 #include <atomic>
+#include <cinttypes>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "log.hpp"
@@ -42,7 +44,85 @@ const char* call_name(std::uint32_t call) {
   }
 }
 
+/// The call a timed-out wait on memory was made in (the call ids are coarse: a signal call that waits is the wait).
+const char* waiting_call_name(std::uint32_t call) {
+  switch (call) {
+  case PORTSHMEM_CALL_SIGNAL:
+    return "signal_wait_until";
+  case PORTSHMEM_CALL_BARRIER:
+    return "device barrier (barrier_all/sync_all)";
+  default:
+    return call_name(call);
+  }
+}
+
+const char* cmp_symbol(std::uint8_t cmp) {
+  static const char* const kSymbols[] = {"==", "!=", ">", ">=", "<", "<="}; // portshmem::cmp's order, + 1
+  return cmp >= 1 && cmp <= 6 ? kSymbols[cmp - 1] : "(compared)";
+}
+
+/// A waited-on value as its type prints it (size and seen hold it converted to uint64_t).
+std::string value_text(std::uint64_t v, bool is_signed) {
+  char text[32];
+  if (is_signed) {
+    std::snprintf(text, sizeof text, "%" PRId64, std::int64_t(v));
+  } else {
+    std::snprintf(text, sizeof text, "%" PRIu64, v);
+  }
+  return text;
+}
+
+/// Logs the first record of a wait that timed out (one line: PE, call, address, awaited and seen values, the PE
+/// that should have written the word) and returns PORTSHMEM_ERR_TIMEOUT.
+portshmem_status_t report_timeout(const runtime& rt, const portshmem_device_error_t& e) {
+  const std::string after = format_duration_ns(rt.cfg.timeout_ns);
+  const std::string awaited = value_text(e.size, e.value_signed), seen = value_text(e.seen, e.value_signed);
+  const void* address = reinterpret_cast<void*>(std::uintptr_t(e.address));
+  const std::string more = e.count > 1 ? "; " + std::to_string(e.count - 1) + " more device error(s) after it" : "";
+  if (e.wait_kind == PORTSHMEM_WAIT_PROXY_SLOT || e.wait_kind == PORTSHMEM_WAIT_PROXY_COMPLETED) {
+    const bool slot = e.wait_kind == PORTSHMEM_WAIT_PROXY_SLOT;
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_TIMEOUT,
+                          "PE %d: %s naming PE %d at %p gave up after %s (PORTSHMEM_TIMEOUT) waiting for %s (its %s "
+                          "count to reach %s, last seen %s): this PE's RDMA proxy thread is stuck, or a network "
+                          "operation to PE %d never completed; the kernel was stopped%s",
+                          e.pe, call_name(e.call), e.target_pe, address, after.c_str(),
+                          slot ? "a free slot in the RDMA proxy's ring" : "the RDMA proxy to complete it",
+                          slot ? "consumed" : "completed", awaited.c_str(), seen.c_str(), e.target_pe, more.c_str());
+  }
+  const std::string writer = e.awaited_pe >= 0 ? "PE " + std::to_string(e.awaited_pe) +
+                                                     " should have written it (stuck, dead, or skipped the call)"
+                                               : "no PE wrote it (a wait on a variable cannot know which PE should)";
+  return PORTSHMEM_FAIL(
+      PORTSHMEM_ERR_TIMEOUT,
+      "PE %d: %s gave up after %s (PORTSHMEM_TIMEOUT) waiting at %p for a value %s %s (last seen %s); "
+      "%s; the kernel was stopped%s",
+      e.pe, waiting_call_name(e.call), after.c_str(), address, cmp_symbol(e.cmp), awaited.c_str(), seen.c_str(),
+      writer.c_str(), more.c_str());
+}
+
+/// Logs and clears what device code recorded: PORTSHMEM_SUCCESS when nothing, PORTSHMEM_ERR_TIMEOUT when the first
+/// record is a wait that timed out, PORTSHMEM_ERR_DEVICE for a bad call.
+portshmem_status_t report_device_errors(const runtime& rt) {
+  portshmem_device_error_t e;
+  std::memcpy(&e, rt.device_error, sizeof e);
+  if (e.count == 0) return PORTSHMEM_SUCCESS;
+  std::memset(rt.device_error, 0, sizeof e);
+  if (e.status == PORTSHMEM_ERR_TIMEOUT && e.wait_kind != PORTSHMEM_WAIT_NONE) return report_timeout(rt, e);
+  PORTSHMEM_LOG(error,
+                "device code made %llu bad call(s); the first: %s by PE %d naming PE %d, address %p, %llu bytes: %s",
+                (unsigned long long)e.count, call_name(e.call), e.pe, e.target_pe,
+                reinterpret_cast<void*>(std::uintptr_t(e.address)), (unsigned long long)e.size,
+                portshmem_status_string(portshmem_status_t(e.status)));
+  return PORTSHMEM_ERR_DEVICE;
+}
+
 } // namespace
+
+bool portshmem::detail::device_wait_timed_out(const runtime& rt) {
+  portshmem_device_error_t e;
+  std::memcpy(&e, rt.device_error, sizeof e);
+  return e.count != 0 && e.status == PORTSHMEM_ERR_TIMEOUT;
+}
 
 extern "C" {
 
@@ -53,9 +133,19 @@ portshmem_status_t portshmem_barrier_all(void) {
                           "portshmem_barrier_all called before portshmem_init or after portshmem_finalize");
   }
   // Device work of this PE first (its puts are then complete), then the stores of host threads, then everyone.
+  // A kernel that trapped on a timed-out wait fails the synchronization on a GPU (and leaves the device unusable):
+  // its record says why, so it is printed here too, for a program that did not check. This PE then does not enter
+  // the barrier (the others give up on it within PORTSHMEM_TIMEOUT): the job should end.
   if (hipError_t e = hipDeviceSynchronize(); e != hipSuccess) {
+    (void)report_device_errors(*rt);
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "portshmem_barrier_all: device synchronization failed: %s",
                           hipGetErrorString(e));
+  }
+  if (device_wait_timed_out(*rt)) { // the host platform: its trapped kernel's launch failed; synchronization cannot
+    const portshmem_status_t s = report_device_errors(*rt);
+    PORTSHMEM_LOG(error, "portshmem_barrier_all: a kernel of this PE was stopped (the line above), so this PE does "
+                         "not enter the barrier: end the job");
+    return s;
   }
   // Then what device code posted to a transport (nbi puts through the proxy): complete at its targets. A failure is
   // returned after the barrier, which the other PEs are entering.
@@ -79,7 +169,7 @@ portshmem_status_t portshmem_barrier_all(void) {
   return PORTSHMEM_FAIL(PORTSHMEM_ERR_TIMEOUT,
                         "portshmem_barrier_all gave up after %s (PORTSHMEM_TIMEOUT): %s did not arrive (stuck, dead, "
                         "or skipped the call); the barrier stays open, the next portshmem_barrier_all waits for it "
-                        "first, and a call that contains one (free, finalize) did nothing else: end the job",
+                        "first, and a portshmem_free that contains it did nothing else: end the job",
                         format_duration_ns(rt->cfg.timeout_ns).c_str(), describe_pes(late).c_str());
 }
 
@@ -120,16 +210,7 @@ portshmem_status_t portshmem_check_device_errors(void) {
                           "portshmem_check_device_errors called before portshmem_init or after portshmem_finalize");
   }
   (void)hipDeviceSynchronize(); // a trapped kernel fails here; the record is in host memory and still readable
-  portshmem_device_error_t e;
-  std::memcpy(&e, rt->device_error, sizeof e);
-  if (e.count == 0) return PORTSHMEM_SUCCESS;
-  std::memset(rt->device_error, 0, sizeof e);
-  PORTSHMEM_LOG(error,
-                "device code made %llu bad call(s); the first: %s by PE %d naming PE %d, address %p, %llu bytes: %s",
-                (unsigned long long)e.count, call_name(e.call), e.pe, e.target_pe,
-                reinterpret_cast<void*>(std::uintptr_t(e.address)), (unsigned long long)e.size,
-                portshmem_status_string(portshmem_status_t(e.status)));
-  return PORTSHMEM_ERR_DEVICE;
+  return report_device_errors(*rt);
 }
 
 const char* portshmem_version_string(void) {

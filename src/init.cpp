@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "config_agreement.hpp"
 #include "gpu/device_state.hpp"
@@ -20,6 +21,14 @@ namespace {
 
 std::unique_ptr<runtime> g_runtime;
 bool g_finalized = false; // portshmem_finalize has run: this process does not start portshmem again
+
+/// finalize when a PE is missing: every remaining step is collective and would wait for it, so nothing is torn down
+/// and portshmem stays initialized; the caller ends the job.
+portshmem_status_t stop_before_teardown(portshmem_status_t status) {
+  PORTSHMEM_LOG(error, "portshmem_finalize: a barrier failed (see above), so nothing collective is torn down and "
+                       "portshmem stays initialized: end the job (MPI_Abort)");
+  return status;
+}
 
 /// Decides how this PE reaches each PE (PORTSHMEM_TRANSPORT): itself through its own heap; a mapped peer by load/store
 /// unless rdma is forced; any other peer through the RDMA proxy unless ipc is forced (then it is unreachable, an
@@ -218,12 +227,25 @@ portshmem_status_t portshmem_init_comm(MPI_Comm comm) {
 portshmem_status_t portshmem_finalize(void) {
   runtime* rt = current();
   if (!rt) return PORTSHMEM_SUCCESS;
-  // Every PE must be done with every heap before any unmaps its own; the barrier also quiets the transports.
+  // Every PE must be done with every heap before any unmaps its own; the barrier also quiets the transports. A PE whose
+  // kernel was stopped (a wait timed out) or whose GPU failed does not enter it, and nothing collective can follow.
+  const bool device_failed = hipDeviceSynchronize() != hipSuccess || device_wait_timed_out(*rt);
   portshmem_status_t status = portshmem_barrier_all();
+  if (device_failed) return stop_before_teardown(status);
   for (auto& link : rt->links) { // the proxies stop (their final flush), then no PE's network is used any more
     if (auto s = link->stop(); status == PORTSHMEM_SUCCESS) status = s;
   }
-  if (auto s = rt->boot->barrier(); status == PORTSHMEM_SUCCESS) status = s;
+  // Bounded like barrier_all: after a barrier_all that timed out, a late PE's finalize pairs its barrier_all with
+  // that one and this barrier with this one; a PE that never comes leaves this PE here, not in MPI_Win_free or
+  // MPI_Finalize, which would wait for it forever.
+  std::vector<int> late;
+  const portshmem_status_t agreed =
+      rt->cfg.timeout_ns ? rt->boot->bounded_barrier(rt->cfg.timeout_ns, &late) : rt->boot->barrier();
+  if (agreed != PORTSHMEM_SUCCESS) {
+    return stop_before_teardown(
+        PORTSHMEM_FAIL(agreed, "portshmem_finalize: %s did not arrive at its last barrier within PORTSHMEM_TIMEOUT",
+                       late.empty() ? "a PE" : describe_pes(late).c_str()));
+  }
   rt->links.clear(); // collective (the MPI network's window), before the heaps and MPI go
   release_teams(*rt);
   release_device_handle(*rt);

@@ -33,6 +33,9 @@ struct runtime {
 /// The live runtime, or nullptr before init / after finalize.
 runtime* current();
 
+/// Whether device code of this PE recorded a wait that timed out (its kernel was stopped); clears nothing.
+bool device_wait_timed_out(const runtime& rt);
+
 /// Sets this thread's portshmem_last_status and returns it.
 portshmem_status_t set_last_status(portshmem_status_t s);
 

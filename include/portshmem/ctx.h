@@ -28,6 +28,17 @@ typedef enum portshmem_call_id {
   PORTSHMEM_CALL_COLLECTIVE /* a team collective (collectives.hpp) */
 } portshmem_call_id_t;
 
+/* What a wait that timed out was waiting for (portshmem_device_error_t.wait_kind). */
+typedef enum portshmem_wait_kind {
+  PORTSHMEM_WAIT_NONE = 0,       /* not a timeout */
+  PORTSHMEM_WAIT_MEMORY,         /* a word of this PE's symmetric memory (wait_until, signals, barriers) */
+  PORTSHMEM_WAIT_PROXY_SLOT,     /* a free slot in the RDMA proxy's ring (seen, awaited: its consumed count) */
+  PORTSHMEM_WAIT_PROXY_COMPLETED /* the RDMA proxy's completion of a command (seen, awaited: its completed count) */
+} portshmem_wait_kind_t;
+
+/* The PE portshmem_device_error_t.awaited_pe names when the call cannot know who should write the word. */
+#define PORTSHMEM_PE_UNKNOWN (-1)
+
 /* A bad call recorded by device code (invalid PE, address outside the heap, a wait that timed out). It lives in
  * host-visible memory so the host can read it even after a kernel trapped; portshmem_check_device_errors() prints
  * and clears it. */
@@ -39,6 +50,13 @@ typedef struct portshmem_device_error {
   int32_t target_pe; /* the PE the call named */
   uint64_t address;  /* the address the call named (in the caller's address space) */
   uint64_t size;     /* bytes the call named, or the awaited value for a wait */
+  /* A wait that timed out also says what it saw; wait_kind is PORTSHMEM_WAIT_NONE (all zero) for other errors. */
+  uint64_t seen;      /* the value at address when it gave up, converted to uint64_t as size is */
+  int32_t awaited_pe; /* the PE that should have written it (proxy kinds: the command's PE), or PORTSHMEM_PE_UNKNOWN */
+  uint8_t wait_kind;  /* a portshmem_wait_kind_t */
+  uint8_t cmp;        /* the comparison awaited (seen <cmp> size): portshmem::cmp + 1 (eq ne gt ge lt le) */
+  uint8_t value_signed; /* 1 when the word is of a signed type (size and seen were sign-extended) */
+  uint8_t reserved;     /* zero */
 } portshmem_device_error_t;
 
 typedef struct portshmem_ctx {
@@ -49,7 +67,7 @@ typedef struct portshmem_ctx {
   char* const* peer_heaps;         /* [n_pes]: each PE's heap as mapped here; NULL where no load/store path exists */
   const int32_t* pe_device;        /* [n_pes]: where each PE runs, node * 65536 + GPU (host platform: node * 65536) */
   portshmem_device_error_t* error; /* host-visible error record */
-  uint64_t timeout_ns;             /* bound on device waits; 0 = wait forever (PORTSHMEM_TIMEOUT) */
+  uint64_t timeout_ns;             /* bound on device waits (1 min unless set); 0 = forever (PORTSHMEM_TIMEOUT) */
   int32_t strict;                  /* 1: calls lower as with default qualifiers (docs/memory_model.md, premises) */
   int32_t reserved;                /* zero */
   /* The RDMA transport (docs/backends.md): the proxy's rings, in device memory; a block posts to ring

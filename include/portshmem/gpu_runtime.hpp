@@ -89,7 +89,7 @@ inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) {
 #include <cstring>
 #include <thread>
 
-enum hipError_t { hipSuccess = 0, hipErrorOutOfMemory = 2, hipErrorInvalidValue = 1 };
+enum hipError_t { hipSuccess = 0, hipErrorOutOfMemory = 2, hipErrorInvalidValue = 1, hipErrorLaunchFailure = 719 };
 enum hipMemcpyKind { hipMemcpyHostToDevice, hipMemcpyDeviceToHost, hipMemcpyDeviceToDevice, hipMemcpyDefault };
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -102,7 +102,16 @@ struct portshmem_host_event {
 using hipEvent_t = portshmem_host_event*;
 
 inline const char* hipGetErrorString(hipError_t e) {
-  return e == hipSuccess ? "no error" : e == hipErrorOutOfMemory ? "out of memory" : "invalid value";
+  switch (e) {
+  case hipSuccess:
+    return "no error";
+  case hipErrorOutOfMemory:
+    return "out of memory";
+  case hipErrorLaunchFailure: // a device thread trapped (arch::trap): a wait past PORTSHMEM_TIMEOUT
+    return "unspecified launch failure";
+  default:
+    return "invalid value";
+  }
 }
 inline hipError_t hipGetLastError() {
   return hipSuccess;

@@ -62,7 +62,8 @@ portshmem_status_t portshmem_barrier_all(void);
 
 /** The device handle (default context) to pass to kernels by value. */
 portshmem_status_t portshmem_get_ctx(portshmem_ctx_t* ctx);
-/** Reports (logs) and clears errors that device code recorded; PORTSHMEM_ERR_DEVICE if there were any. */
+/** Reports (logs) and clears errors that device code recorded: PORTSHMEM_ERR_TIMEOUT when the first is a wait that
+ * timed out (its kernel was stopped), else PORTSHMEM_ERR_DEVICE if there were any. */
 portshmem_status_t portshmem_check_device_errors(void);
 
 /** "portshmem 0.1.0 (host platform)". */

@@ -79,7 +79,7 @@ TEST(Env, DefaultsWhenUnset) {
   EXPECT_EQ(c.heap_size, kGiB);
   EXPECT_EQ(c.debug, log_level::warn);
   EXPECT_EQ(c.transport, transport_choice::automatic);
-  EXPECT_EQ(c.timeout_ns, 0u);
+  EXPECT_EQ(c.timeout_ns, 60'000'000'000u); // waits are bounded unless PORTSHMEM_TIMEOUT=0 opts out
   EXPECT_EQ(c.device, -1);
   EXPECT_FALSE(c.info);
   EXPECT_EQ(c.relaxed, relaxed_choice::automatic);
@@ -330,7 +330,7 @@ TEST(Env, DescribeConfigRoundTrips) {
   custom.team_scratch = 64 * kKiB;
   const std::string text = detail::describe_config(custom);
   EXPECT_NE(text.find("PORTSHMEM_HEAP_SIZE=3M (default 1G)\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("PORTSHMEM_TIMEOUT=1500ms (default 0)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("PORTSHMEM_TIMEOUT=1500ms (default 1m)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_INFO=1 (default 0)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_RELAXED=off (default auto)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("PORTSHMEM_RDMA_NET=mpi (default auto)\n"), std::string::npos) << text;

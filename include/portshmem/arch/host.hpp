@@ -169,8 +169,10 @@ inline U load_source(const U* p) {
 }
 
 // ---- misc ---------------------------------------------------------------------------------------------------------
-/// Spin-wait backoff: CPU threads of many PEs share few cores, so give the core away.
+/// Spin-wait backoff: CPU threads of many PEs share few cores, so give the core away. A thread whose grid is stopping
+/// (another thread of it trapped) unwinds here, as the GPU would have ended it with the kernel.
 inline void spin_pause() {
+  if (host::kernel_stopping()) host::unwind_kernel();
   std::this_thread::yield();
 }
 inline std::uint64_t time_ns() {
@@ -178,16 +180,21 @@ inline std::uint64_t time_ns() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
           .count());
 }
+/// Ends the kernel as a GPU trap does: inside a launch the thread unwinds, its grid stops and the launch returns
+/// hipErrorLaunchFailure, so the host can still print the error record; outside one (device code called from a plain
+/// CPU thread) there is no kernel to end, and the process aborts.
 [[noreturn]] inline void trap() {
+  if (host::current_thread) host::unwind_kernel();
   std::abort();
 }
 
 /// Runs kernel(args...) on a grid of CPU threads (see host_launch.hpp); synchronous, like every host-platform call.
+/// hipErrorLaunchFailure when a thread trapped (what a GPU reports at the next synchronization).
 template <class... Params, class... Args>
 inline hipError_t launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t /*shared_bytes*/,
                          hipStream_t /*stream*/, Args&&... args) {
-  host::run_grid(grid.x * grid.y * grid.z, block.x * block.y * block.z, [&] { kernel(args...); });
-  return hipSuccess;
+  const bool finished = host::run_grid(grid.x * grid.y * grid.z, block.x * block.y * block.z, [&] { kernel(args...); });
+  return finished ? hipSuccess : hipErrorLaunchFailure;
 }
 
 } // namespace portshmem::arch

@@ -60,7 +60,7 @@ PORTSHMEM_DEVICE int dissemination_rounds(int n) {
 template <class Group, bool Quiet, class R>
 PORTSHMEM_DEVICE void team_barrier(const ctx& c, const team& t) {
   arch::join_comm_stores();
-  if (!team_usable(c, t)) return Group::sync();
+  if (!team_usable<Group>(c, t)) return Group::sync();
   const int n = t.size, me = t.my_index, count = dissemination_rounds(n);
   const rounds r =
       take_rounds<Group>(c, t, std::uint64_t(count), 0, fingerprint(Quiet ? coll_kind::barrier : coll_kind::sync));
@@ -83,7 +83,7 @@ template <class Group, class R>
 PORTSHMEM_DEVICE void broadcast_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes,
                                       int root) {
   using S = scope_tag<R>;
-  if (!team_usable(c, t)) return;
+  if (!team_usable<Group>(c, t)) return;
   if (root < 0 || root >= t.size) {
     if (Group::rank() == 0) record_error(c, PORTSHMEM_ERR_INVALID_PE, PORTSHMEM_CALL_COLLECTIVE, root, dest, bytes);
     return;
@@ -129,7 +129,7 @@ PORTSHMEM_DEVICE void broadcast_bytes(const ctx& c, const team& t, void* dest, c
 template <class Group, class R>
 PORTSHMEM_DEVICE void fcollect_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes) {
   using S = scope_tag<R>;
-  if (!team_usable(c, t)) return;
+  if (!team_usable<Group>(c, t)) return;
   const int n = t.size, me = t.my_index;
   const rounds r = take_rounds<Group>(c, t, 1, 0, fingerprint(coll_kind::fcollect, bytes));
   char* mine = static_cast<char*>(dest) + std::size_t(me) * bytes;
@@ -141,7 +141,7 @@ PORTSHMEM_DEVICE void fcollect_bytes(const ctx& c, const team& t, void* dest, co
 template <class Group, class R>
 PORTSHMEM_DEVICE void alltoall_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes) {
   using S = scope_tag<R>;
-  if (!team_usable(c, t)) return;
+  if (!team_usable<Group>(c, t)) return;
   const int n = t.size, me = t.my_index;
   const rounds r = take_rounds<Group>(c, t, 1, 0, fingerprint(coll_kind::alltoall, bytes));
   char* mine = static_cast<char*>(dest) + std::size_t(me) * bytes;
@@ -157,7 +157,7 @@ PORTSHMEM_DEVICE void alltoall_bytes(const ctx& c, const team& t, void* dest, co
 template <class Group, class R>
 PORTSHMEM_DEVICE void collect_bytes(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes) {
   using S = scope_tag<R>;
-  if (!team_usable(c, t)) return;
+  if (!team_usable<Group>(c, t)) return;
   const int n = t.size, me = t.my_index;
   if (std::size_t(n) * sizeof(std::uint64_t) > scratch_half(t)) {
     if (Group::rank() == 0)
@@ -196,7 +196,7 @@ PORTSHMEM_DEVICE void reduce_elems(const ctx& c, const team& t, T* dest, const T
                 "portshmem: this reduction does not take this element type "
                 "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
   using S = scope_tag<R>;
-  if (!team_usable(c, t)) return;
+  if (!team_usable<Group>(c, t)) return;
   const int n = t.size, me = t.my_index;
   const std::size_t bytes = nreduce * sizeof(T), half = scratch_half(t);
   const std::uint64_t fp = fingerprint(coll_kind::reduce, nreduce, sizeof(T), Op::id);
@@ -254,7 +254,7 @@ PORTSHMEM_DEVICE void reduce_scatter_elems(const ctx& c, const team& t, T* dest,
                 "portshmem: this reduction does not take this element type "
                 "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
   using S = scope_tag<R>;
-  if (!team_usable(c, t)) return;
+  if (!team_usable<Group>(c, t)) return;
   const int n = t.size, me = t.my_index;
   const std::size_t slice_max = scratch_half(t) / (std::size_t(n) * sizeof(T));
   if (slice_max == 0) {

@@ -200,7 +200,7 @@ PORTSHMEM_DEVICE std::uint64_t wait_signal(const ctx& c, std::uint64_t* sig_addr
         seen = arch::load<kPollOrder<R>, kDataScope>(sig_addr);
         return compare(seen, op, value);
       },
-      PORTSHMEM_CALL_SIGNAL, sig_addr, value);
+      PORTSHMEM_CALL_SIGNAL, sig_addr, value, op);
   observed<R>(c);
   return seen;
 }

@@ -77,7 +77,7 @@ PORTSHMEM_DEVICE void dissemination_barrier(const ctx& c) {
     std::uint64_t* arrivals = &mine->barrier_arrivals[k];
     spin_until(
         c, [&] { return arch::load<arch::order::relaxed, kDataScope>(arrivals) >= epoch; }, PORTSHMEM_CALL_BARRIER,
-        arrivals, epoch);
+        arrivals, epoch, cmp::ge, [&] { return (c.my_pe - dist + c.n_pes) % c.n_pes; }); // round k's writer
     covered_fence<R, arch::order::acquire>(c);
   }
 }

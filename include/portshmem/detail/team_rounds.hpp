@@ -134,7 +134,7 @@ PORTSHMEM_DEVICE void await_word(const ctx& c, const team& t, int from, std::uin
         seen = arch::load<arch::order::relaxed, kDataScope>(word);
         return seen >= round_floor;
       },
-      PORTSHMEM_CALL_COLLECTIVE, word, round_floor);
+      PORTSHMEM_CALL_COLLECTIVE, word, round_floor, cmp::ge, [&] { return team_world_pe(t, from); });
   if constexpr (PORTSHMEM_DEBUG_CHECKS) {
     if ((seen & ~kFingerprintMask) == round_floor && seen != value) {
       record_error(c, PORTSHMEM_ERR_MISMATCH, PORTSHMEM_CALL_COLLECTIVE, team_world_pe(t, from), word, value);
@@ -167,13 +167,17 @@ PORTSHMEM_DEVICE void await_members(const ctx& c, const team& t, std::uint64_t v
   Group::sync();
 }
 
-/// Whether the caller may run a collective on t: a member of a well-formed team (else recorded, and skipped).
+/// Whether the caller may run a collective on t: a member of a well-formed team (else recorded, once for the group's
+/// one call, and skipped).
+template <class Group>
 PORTSHMEM_DEVICE bool team_usable(const ctx& c, const team& t) {
   if (t.size >= 1 && t.my_index >= 0 && t.my_index < t.size && t.state_offset + kTeamHeaderBytes < c.heap_size &&
       team_world_pe(t, t.my_index) == c.my_pe) {
     return true;
   }
-  record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_COLLECTIVE, c.my_pe, nullptr, std::uint64_t(t.slot));
+  if (Group::rank() == 0) {
+    record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_COLLECTIVE, c.my_pe, nullptr, std::uint64_t(t.slot));
+  }
   return false;
 }
 

@@ -47,7 +47,7 @@ PORTSHMEM_DEVICE void wait_value(const ctx& c, T* ivar, cmp op, T value) {
   }
   spin_until(
       c, [&] { return compare(load_value<kPollOrder<R>, kDataScope>(ivar), op, value); }, PORTSHMEM_CALL_WAIT, ivar,
-      std::uint64_t(value));
+      std::uint64_t(value), op);
   observed<R>(c);
 }
 

@@ -83,7 +83,8 @@ PORTSHMEM_DEVICE void wait_all(const ctx& c, T* ivars, std::size_t n, const int*
   for (std::size_t i = 0; i < n; ++i) {
     if (!included(status, i)) continue;
     spin_until(
-        c, [&] { return holds<R>(ivars, i, op, values); }, PORTSHMEM_CALL_WAIT, ivars + i, std::uint64_t(values[i]));
+        c, [&] { return holds<R>(ivars, i, op, values); }, PORTSHMEM_CALL_WAIT, ivars + i, std::uint64_t(values[i]),
+        op);
   }
   observed<R>(c);
 }
@@ -102,7 +103,7 @@ PORTSHMEM_DEVICE std::size_t wait_any(const ctx& c, T* ivars, std::size_t n, con
         found = find_any<R>(ivars, n, status, op, values);
         return found != SIZE_MAX;
       },
-      PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]));
+      PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]), op);
   observed<R>(c);
   return found;
 }
@@ -121,7 +122,7 @@ PORTSHMEM_DEVICE std::size_t wait_some(const ctx& c, T* ivars, std::size_t n, st
         count = find_some<R>(ivars, n, indices, status, op, values);
         return count != 0;
       },
-      PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]));
+      PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]), op);
   observed<R>(c);
   return count;
 }

@@ -96,7 +96,8 @@ PORTSHMEM_DEVICE const portshmem_proxy_ring_t& ring_of(const portshmem_ctx_t& c)
 
 /// Posts cmd to the calling block's ring and waits for what w names. A network failure is the ring's status, recorded
 /// in the handle's error record (portshmem_check_device_errors); a proxy that never answers within PORTSHMEM_TIMEOUT
-/// ends the kernel as a wait that times out does (detail/spin.hpp), after recording the call, PE and address.
+/// ends the kernel as a wait that times out does (detail/spin.hpp), after recording the call, PE and address and the
+/// ring's count awaited and seen.
 PORTSHMEM_DEVICE portshmem_status_t post(const portshmem_ctx_t& c, const command& cmd, wait_for w,
                                          std::uint64_t* fetched = nullptr) {
   const portshmem_status_t s = portshmem::proxy::post(c, ring_of(c), cmd, w, fetched);

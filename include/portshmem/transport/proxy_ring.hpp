@@ -8,6 +8,7 @@
 #include "portshmem/arch.hpp"
 #include "portshmem/ctx.h"
 #include "portshmem/detail/checks.hpp"
+#include "portshmem/detail/spin.hpp"
 #include "portshmem/status.h"
 #include "portshmem/transport/proxy_queue.h"
 
@@ -21,7 +22,7 @@ using ring = portshmem_proxy_ring_t;
 enum class wait_for { nothing, completion, value };
 
 /// Polls before a waiting producer starts pausing between polls (as detail/spin.hpp).
-inline constexpr std::uint32_t kHotPolls = 4096;
+inline constexpr std::uint32_t kHotPolls = portshmem::detail::kHotPolls;
 
 namespace detail {
 inline constexpr auto kSys = arch::scope::system;
@@ -106,7 +107,7 @@ PORTSHMEM_DEVICE portshmem_status_t submit(const portshmem_ctx_t& c, const ring&
   enum stage { for_slot, for_completion, done };
   stage at = for_slot;
   portshmem_status_t status = PORTSHMEM_SUCCESS;
-  const std::uint64_t start = c.timeout_ns ? arch::time_ns() : 0;
+  portshmem::detail::wait_clock clock; // as detail/spin.hpp's: a command answered within 1024 polls reads no clock
   for (std::uint32_t polls = 1;; ++polls) {
     if (at == for_slot && ticket - arch::load<kAcquire, kSys>(&r.state->consumed) < r.capacity) {
       write_and_publish(r.slots + index, cmd, ticket);
@@ -122,10 +123,14 @@ PORTSHMEM_DEVICE portshmem_status_t submit(const portshmem_ctx_t& c, const ring&
     }
     if (at == done) return status;
     if (polls > kHotPolls) arch::spin_pause();
-    if (c.timeout_ns && polls % 1024 == 0 && arch::time_ns() - start > c.timeout_ns) {
-      // A slot that never frees, or a completion that never comes: the proxy is stuck or gone. Say which.
-      portshmem::detail::record_error(c, PORTSHMEM_ERR_TIMEOUT, portshmem_call_id_t(cmd.call), cmd.pe,
-                                      named_address(c, cmd.remote), at == for_slot ? ticket : ticket + 1);
+    if (clock.expired(c, polls)) {
+      // A slot that never frees, or a completion that never comes: the proxy is stuck or gone. Say which, with the
+      // count awaited (the slot frees once `consumed` passes ticket - capacity) and the count seen.
+      const bool slot = at == for_slot;
+      const std::uint64_t seen = arch::load<kRelaxed, kSys>(slot ? &r.state->consumed : &r.state->completed);
+      portshmem::detail::record_timeout(c, {portshmem_call_id_t(cmd.call), cmd.pe, named_address(c, cmd.remote),
+                                            slot ? ticket - r.capacity + 1 : ticket + 1, seen, cmp::ge, false, cmd.pe,
+                                            slot ? PORTSHMEM_WAIT_PROXY_SLOT : PORTSHMEM_WAIT_PROXY_COMPLETED});
       return PORTSHMEM_ERR_TIMEOUT;
     }
   }

@@ -86,10 +86,11 @@ class mpi_bootstrap final : public bootstrap {
   // and barrier, the price of knowing by name who did not arrive. Messages of one pair arrive in order, so the k-th
   // arrival from a rank always completes this rank's k-th barrier, however late it comes.
   portshmem_status_t bounded_barrier(std::uint64_t timeout_ns, std::vector<int>* late) override {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
-    if (open_) { // the barrier an earlier call gave up on, first
-      if (auto s = await_arrivals(deadline, late); s != PORTSHMEM_SUCCESS) return s;
+    const auto bound = std::chrono::nanoseconds(timeout_ns);
+    if (open_) { // the barrier an earlier call gave up on, first, then this one, each within the bound
+      if (auto s = await_arrivals(std::chrono::steady_clock::now() + bound, late); s != PORTSHMEM_SUCCESS) return s;
     }
+    const auto deadline = std::chrono::steady_clock::now() + bound;
     requests_.assign(2 * std::size_t(size_), MPI_REQUEST_NULL); // [0, n) receives, [n, 2n) sends; own rank null
     for (int r = 0; r < size_; ++r) {
       if (r == rank_) continue;

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,23 @@
 namespace portshmem::detail {
 namespace {
 
-std::unique_ptr<runtime> g_runtime;
+/// The live runtime, torn down by portshmem_finalize only. A process that exits without it (exit() after a failed
+/// check, as rocSHMEM's and many MPI testers do) leaves the runtime to the OS: its teardown is collective (the proxies'
+/// final flush, the MPI window, MPI_Finalize) and would wait for PEs that are still running, so the job would hang
+/// instead of ending as mpirun ends a job whose process exits without finalizing MPI.
+struct runtime_slot {
+  std::unique_ptr<runtime> live;
+  ~runtime_slot() {
+    if (!live) return;
+    // stderr directly: the log's own statics may already be destroyed at this point of the process's exit.
+    std::fprintf(stderr,
+                 "portshmem[PE %d] WARN init.cpp: the process exits without portshmem_finalize; the runtime is left "
+                 "to the OS (a teardown would wait for the other PEs), and the launcher ends the job\n",
+                 live->boot->rank());
+    (void)live.release();
+  }
+};
+runtime_slot g_runtime;
 bool g_finalized = false; // portshmem_finalize has run: this process does not start portshmem again
 
 /// finalize when a PE is missing: every remaining step is collective and would wait for it, so nothing is torn down
@@ -127,7 +144,7 @@ portshmem_status_t check_startable(const void* comm, const char* call) {
 }
 
 portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
-  if (g_runtime) return PORTSHMEM_SUCCESS; // OpenSHMEM allows repeated init; the first one counts
+  if (g_runtime.live) return PORTSHMEM_SUCCESS; // OpenSHMEM allows repeated init; the first one counts
   if (auto s = check_startable(comm, call); s != PORTSHMEM_SUCCESS) return s;
   auto rt = std::make_unique<runtime>();
   rt->cfg = default_config(); // kept when this PE's environment does not parse (load_config leaves it)
@@ -198,14 +215,14 @@ portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
   if (rt->cfg.info && rt->boot->rank() == 0) print_info(*rt);
   PORTSHMEM_LOG(info, "initialized: %d PEs, %zu-byte heaps (%s)", rt->boot->size(), rt->cfg.heap_size,
                 rt->heap->name());
-  g_runtime = std::move(rt);
+  g_runtime.live = std::move(rt);
   return PORTSHMEM_SUCCESS;
 }
 
 } // namespace
 
 runtime* current() {
-  return g_runtime.get();
+  return g_runtime.live.get();
 }
 
 } // namespace portshmem::detail
@@ -251,7 +268,7 @@ portshmem_status_t portshmem_finalize(void) {
   release_device_handle(*rt);
   rt->heap.reset();
   rt->boot.reset(); // finalizes MPI if init started it
-  g_runtime.reset();
+  g_runtime.live.reset();
   g_finalized = true;
   log_set_pe(-1);
   return status;

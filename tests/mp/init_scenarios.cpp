@@ -139,8 +139,16 @@ void barrier_late(bool skip) {
     check_status(portshmem_finalize(), PORTSHMEM_SUCCESS, "portshmem_finalize");
     return;
   }
-  // PE 1 made one barrier fewer: its finalize pairs with the others' open barrier, and their finalize times out.
-  check_status(portshmem_finalize(), g_pe == 1 ? PORTSHMEM_SUCCESS : PORTSHMEM_ERR_TIMEOUT, "portshmem_finalize");
+  // PE 1 made one barrier fewer: its finalize's two barriers pair with the others' open barrier and their finalize's
+  // first, so their finalize times out at its second and tears nothing down (PE 1 would wait for them in its own
+  // teardown): they return, exit without finalizing, and the launcher ends the job, which must fail
+  // (tests/mp/expect_job_fails.sh).
+  const portshmem_status_t finalized = portshmem_finalize();
+  if (g_pe == 1) return check_status(finalized, PORTSHMEM_SUCCESS, "the late PE's portshmem_finalize");
+  check_status(finalized, PORTSHMEM_ERR_TIMEOUT, "portshmem_finalize");
+  check(lines_with("portshmem_finalize: PE 1 did not arrive at its last barrier").size() == 1,
+        "one line naming PE 1 as missing at finalize's last barrier");
+  check(portshmem_initialized() == 1, "portshmem stays initialized after a finalize that tore nothing down");
 }
 
 /// PORTSHMEM_INFO=1 with PORTSHMEM_DEBUG=ERROR: PE 0 prints the configuration at INFO, and nothing is an error.

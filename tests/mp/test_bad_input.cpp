@@ -18,8 +18,15 @@ enum class bad {
   word_dest_private,
   get_bad_pe,
   p_bad_pe,
-  g_bad_address
+  g_bad_address,
+  typed_put_wraps, // a count whose byte size wraps past SIZE_MAX to 8 bytes
+  typed_put_block_wraps,
+  typed_get_wraps,
+  typed_put_signal_wraps
 };
+
+/// Elements of 8 bytes whose byte count wraps around to 8.
+constexpr std::size_t kWrappingCount = (~std::size_t(0) / 8) + 2;
 
 PORTSHMEM_GLOBAL void bad_call(portshmem::ctx c, bad which, char* sym, char* priv, std::size_t sym_bytes, int* g_out) {
   const int n = portshmem::n_pes(c), next = (portshmem::my_pe(c) + 1) % n;
@@ -53,6 +60,19 @@ PORTSHMEM_GLOBAL void bad_call(portshmem::ctx c, bad which, char* sym, char* pri
     break;
   case bad::p_bad_pe:
     portshmem::p(c, reinterpret_cast<int*>(sym), 99, -3);
+    break;
+  case bad::typed_put_wraps:
+    portshmem::put(c, reinterpret_cast<long*>(sym), reinterpret_cast<const long*>(priv), kWrappingCount, next);
+    break;
+  case bad::typed_put_block_wraps:
+    portshmem::put_block(c, reinterpret_cast<long*>(sym), reinterpret_cast<const long*>(priv), kWrappingCount, next);
+    break;
+  case bad::typed_get_wraps:
+    portshmem::get(c, reinterpret_cast<long*>(priv), reinterpret_cast<const long*>(sym), kWrappingCount, next);
+    break;
+  case bad::typed_put_signal_wraps:
+    portshmem::put_signal(c, reinterpret_cast<long*>(sym), reinterpret_cast<const long*>(priv), kWrappingCount,
+                          reinterpret_cast<std::uint64_t*>(sym + 1024), 1, portshmem::signal_set, next);
     break;
   case bad::g_bad_address: {
     const int got = portshmem::g(c, reinterpret_cast<const int*>(priv), next);
@@ -93,7 +113,9 @@ TEST_P(BadDeviceCall, IsRecordedAndChangesNothing) {
 INSTANTIATE_TEST_SUITE_P(All, BadDeviceCall,
                          ::testing::Values(bad::pe_negative, bad::pe_too_large, bad::dest_private, bad::range_past_end,
                                            bad::size_max, bad::word_bad_pe, bad::word_dest_private, bad::get_bad_pe,
-                                           bad::p_bad_pe, bad::g_bad_address));
+                                           bad::p_bad_pe, bad::g_bad_address, bad::typed_put_wraps,
+                                           bad::typed_put_block_wraps, bad::typed_get_wraps,
+                                           bad::typed_put_signal_wraps));
 
 PORTSHMEM_GLOBAL void zero_length(portshmem::ctx c, char* sym, const char* src) {
   portshmem::putmem(c, sym, src, 0, -1); // zero bytes: nothing to do, nothing to check

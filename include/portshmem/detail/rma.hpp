@@ -137,11 +137,19 @@ PORTSHMEM_DEVICE void check_rma_type() {
   static_assert(is_rma_type_v<T>, "portshmem typed RMA takes the OpenSHMEM standard RMA types (types.hpp)");
 }
 
+/// The bytes of nelems elements of T, saturated: a count whose product would wrap (a negative count converted to
+/// size_t, say) becomes SIZE_MAX, which the range checks refuse (PORTSHMEM_ERR_OVERFLOW), instead of a small transfer.
+template <class T>
+PORTSHMEM_DEVICE std::size_t elems_bytes(std::size_t nelems) {
+  constexpr std::size_t kMaxElems = ~std::size_t(0) / sizeof(T);
+  return nelems > kMaxElems ? ~std::size_t(0) : nelems * sizeof(T);
+}
+
 /// The bytes of nelems elements of T, once T is known to be a standard RMA type (the typed forms' size argument).
 template <class T>
 PORTSHMEM_DEVICE std::size_t rma_bytes(std::size_t nelems) {
   check_rma_type<T>();
-  return nelems * sizeof(T);
+  return elems_bytes<T>(nelems);
 }
 
 /// p's body: one coherent store of value to pe's copy of dest.

@@ -148,7 +148,7 @@ template <class Group, class R, class T, bool Blocking = true>
 PORTSHMEM_DEVICE void put_signal_elems(const ctx& c, T* dest, const T* src, std::size_t nelems, std::uint64_t* sig_addr,
                                        std::uint64_t signal, signal_update op, int pe) {
   check_rma_type<T>();
-  put_signal_bytes<Group, R, Blocking>(c, dest, src, nelems * sizeof(T), sig_addr, signal, op, pe);
+  put_signal_bytes<Group, R, Blocking>(c, dest, src, elems_bytes<T>(nelems), sig_addr, signal, op, pe);
 }
 
 /// signal_op's body: a publishing update under coverage all (or in a strict run), a relaxed one under comm.

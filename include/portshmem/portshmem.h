@@ -10,6 +10,7 @@
 #include "portshmem/ctx.h"
 #include "portshmem/status.h"
 #include "portshmem/team.h"
+#include "portshmem/stream.h"
 
 #ifdef __cplusplus
 extern "C" {

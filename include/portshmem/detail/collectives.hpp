@@ -179,7 +179,24 @@ PORTSHMEM_DEVICE void collect_bytes(const ctx& c, const team& t, void* dest, con
   await_members<Group, await_q<R>>(c, t, placed, [](int) { return true; });
 }
 
-/// dest[k] = Op over the members, in member order, of part(i)[k] for k in [begin, end), by the group's threads.
+/// The inputs of one local reduction step: member i's elements are at mine for i == me, at others + i * stride for
+/// the others (their copies in scratch).
+template <class T>
+struct reduce_parts {
+  const T* mine;
+  const T* others;
+  std::size_t stride;
+  int me;
+  PORTSHMEM_DEVICE const T* operator()(int i) const { return i == me ? mine : others + std::size_t(i) * stride; }
+  /// The same parts seen as elements of U, a type of T's size (a run-time combiner's view of its storage words).
+  template <class U>
+  PORTSHMEM_DEVICE reduce_parts<U> as() const {
+    static_assert(sizeof(U) == sizeof(T), "reduce_parts::as keeps the element size");
+    return {reinterpret_cast<const U*>(mine), reinterpret_cast<const U*>(others), stride, me};
+  }
+};
+
+/// dest[k] = Op over the members, in member order, of part(i)[k] for k in [0, count), by the group's threads.
 template <class Group, class Op, class T, class Part>
 PORTSHMEM_DEVICE void reduce_local(T* dest, std::size_t count, int n, const Part& part) {
   for (std::size_t k = Group::rank(); k < count; k += Group::size()) {
@@ -189,17 +206,30 @@ PORTSHMEM_DEVICE void reduce_local(T* dest, std::size_t count, int n, const Part
   }
 }
 
-/// reduce: dest = Op over the members of their src (nreduce elements); dest may be src.
-template <class Group, class R, class Op, class T>
-PORTSHMEM_DEVICE void reduce_elems(const ctx& c, const team& t, T* dest, const T* src, std::size_t nreduce) {
-  static_assert(Op::template accepts<T>,
-                "portshmem: this reduction does not take this element type "
-                "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
+/// The combining step of reduce_with and reduce_scatter_with when the operator is known at compile time (the device
+/// API's calls): the loop of reduce_local, specialized for T and Op. A combiner whose operator and element type are
+/// known only at run time has the same two members (src/stream/reduction_kernels.hpp): only the combining step
+/// depends on them, so the rounds and puts around it are compiled once per element size.
+template <class Op>
+struct static_combiner {
+  /// Op's id, for the call's fingerprint.
+  PORTSHMEM_DEVICE unsigned op_id() const { return Op::id; }
+  /// dest[k] = Op over the members of parts(i)[k], for k in [0, count).
+  template <class Group, class T>
+  PORTSHMEM_DEVICE void combine(T* dest, std::size_t count, int n, const reduce_parts<T>& parts) const {
+    reduce_local<Group, Op>(dest, count, n, parts);
+  }
+};
+
+/// reduce: dest = the combiner's operator over the members of their src (nreduce elements); dest may be src.
+template <class Group, class R, class T, class Combiner>
+PORTSHMEM_DEVICE void reduce_with(const ctx& c, const team& t, T* dest, const T* src, std::size_t nreduce,
+                                  const Combiner& combiner) {
   using S = scope_tag<R>;
   if (!team_usable<Group>(c, t)) return;
   const int n = t.size, me = t.my_index;
   const std::size_t bytes = nreduce * sizeof(T), half = scratch_half(t);
-  const std::uint64_t fp = fingerprint(coll_kind::reduce, nreduce, sizeof(T), Op::id);
+  const std::uint64_t fp = fingerprint(coll_kind::reduce, nreduce, sizeof(T), combiner.op_id());
   if (n == 1) {
     if (dest != src)
       copy_bytes<arch::cache::keep, arch::cache::keep, kDataScope>(dest, src, bytes, Group::rank(), Group::size());
@@ -212,7 +242,7 @@ PORTSHMEM_DEVICE void reduce_elems(const ctx& c, const team& t, T* dest, const T
     for (int k = 1; k < n; ++k)
       send<Group, S>(c, t, buf + std::size_t(me) * nreduce, src, bytes, (me + k) % n, r.first);
     await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
-    reduce_local<Group, Op>(dest, nreduce, n, [&](int i) { return i == me ? src : buf + std::size_t(i) * nreduce; });
+    combiner.template combine<Group>(dest, nreduce, n, reduce_parts<T>{src, buf, nreduce, me});
     Group::sync();
     return;
   }
@@ -237,8 +267,7 @@ PORTSHMEM_DEVICE void reduce_elems(const ctx& c, const team& t, T* dest, const T
       send<Group, S>(c, t, buf + std::size_t(me) * q, src + begin(j), count(j) * sizeof(T), j, scattered);
     }
     await_members<Group, await_q<R>>(c, t, scattered, [](int) { return true; });
-    reduce_local<Group, Op>(dest + begin(me), count(me), n,
-                            [&](int i) { return i == me ? src + begin(me) : buf + std::size_t(i) * q; });
+    combiner.template combine<Group>(dest + begin(me), count(me), n, reduce_parts<T>{src + begin(me), buf, q, me});
     Group::sync();
     for (int k = 1; k < n; ++k) {
       send<Group, S>(c, t, dest + begin(me), dest + begin(me), count(me) * sizeof(T), (me + k) % n, gathered);
@@ -247,12 +276,10 @@ PORTSHMEM_DEVICE void reduce_elems(const ctx& c, const team& t, T* dest, const T
   }
 }
 
-/// reduce_scatter: member j's dest (nelems) = Op over the members of their src + j * nelems.
-template <class Group, class R, class Op, class T>
-PORTSHMEM_DEVICE void reduce_scatter_elems(const ctx& c, const team& t, T* dest, const T* src, std::size_t nelems) {
-  static_assert(Op::template accepts<T>,
-                "portshmem: this reduction does not take this element type "
-                "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
+/// reduce_scatter: member j's dest (nelems) = the combiner's operator over the members of their src + j * nelems.
+template <class Group, class R, class T, class Combiner>
+PORTSHMEM_DEVICE void reduce_scatter_with(const ctx& c, const team& t, T* dest, const T* src, std::size_t nelems,
+                                          const Combiner& combiner) {
   using S = scope_tag<R>;
   if (!team_usable<Group>(c, t)) return;
   const int n = t.size, me = t.my_index;
@@ -263,8 +290,8 @@ PORTSHMEM_DEVICE void reduce_scatter_elems(const ctx& c, const team& t, T* dest,
     return;
   }
   const std::size_t chunks = nelems == 0 ? 1 : (nelems + slice_max - 1) / slice_max;
-  const rounds r =
-      take_rounds<Group>(c, t, chunks, chunks, fingerprint(coll_kind::reduce_scatter, nelems, sizeof(T), Op::id));
+  const rounds r = take_rounds<Group>(c, t, chunks, chunks,
+                                      fingerprint(coll_kind::reduce_scatter, nelems, sizeof(T), combiner.op_id()));
   for (std::size_t ch = 0; ch < chunks; ++ch) {
     const std::size_t off = ch * slice_max, len = nelems - off < slice_max ? nelems - off : slice_max;
     T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first + ch));
@@ -274,11 +301,28 @@ PORTSHMEM_DEVICE void reduce_scatter_elems(const ctx& c, const team& t, T* dest,
       send<Group, S>(c, t, buf + std::size_t(me) * len, src + std::size_t(j) * nelems + off, len * sizeof(T), j, value);
     }
     await_members<Group, await_q<R>>(c, t, value, [](int) { return true; });
-    reduce_local<Group, Op>(dest + off, len, n, [&](int i) {
-      return i == me ? src + std::size_t(me) * nelems + off : static_cast<const T*>(buf + std::size_t(i) * len);
-    });
+    combiner.template combine<Group>(dest + off, len, n,
+                                     reduce_parts<T>{src + std::size_t(me) * nelems + off, buf, len, me});
     Group::sync();
   }
+}
+
+/// The device API's reduce with the operator Op (collectives.hpp).
+template <class Group, class R, class Op, class T>
+PORTSHMEM_DEVICE void reduce_elems(const ctx& c, const team& t, T* dest, const T* src, std::size_t nreduce) {
+  static_assert(Op::template accepts<T>,
+                "portshmem: this reduction does not take this element type "
+                "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
+  reduce_with<Group, R>(c, t, dest, src, nreduce, static_combiner<Op>{});
+}
+
+/// The device API's reduce_scatter with the operator Op (collectives.hpp).
+template <class Group, class R, class Op, class T>
+PORTSHMEM_DEVICE void reduce_scatter_elems(const ctx& c, const team& t, T* dest, const T* src, std::size_t nelems) {
+  static_assert(Op::template accepts<T>,
+                "portshmem: this reduction does not take this element type "
+                "(and/or/xor: integers; sum/prod/min/max: arithmetic types, half_t, bfloat16_t)");
+  reduce_scatter_with<Group, R>(c, t, dest, src, nelems, static_combiner<Op>{});
 }
 
 } // namespace portshmem::detail

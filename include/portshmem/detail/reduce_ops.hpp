@@ -47,7 +47,13 @@ struct op_prod {
   static constexpr bool accepts = kArithmeticElement<T>;
   template <class T>
   PORTSHMEM_DEVICE static T apply(T a, T b) {
-    return combine(a, b, [](auto x, auto y) { return x * y; });
+    if constexpr (std::is_integral_v<T> && sizeof(T) < sizeof(unsigned)) {
+      // Narrow integers would multiply as int, where two unsigned shorts' product overflows: unsigned wraps, with the
+      // same low bits.
+      return T(unsigned(a) * unsigned(b));
+    } else {
+      return combine(a, b, [](auto x, auto y) { return x * y; });
+    }
   }
 };
 struct op_min {

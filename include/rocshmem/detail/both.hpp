@@ -1,0 +1,128 @@
+// rocSHMEM names with a host and a device body (rocSHMEM overloads them on __host__/__device__, which nvcc does not
+// allow): one __host__ __device__ function each, choosing its body by where it runs. In device code they use this
+// translation unit's ROCSHMEM_CTX_DEFAULT; on the host, portshmem's host API.
+#pragma once
+
+#include "rocshmem/detail/common.hpp"
+
+namespace rocshmem {
+
+// A GPU's device pass compiles the device body alone; its host pass and plain C++ the host body alone; the host
+// platform compiles both and picks by whether the calling thread runs a kernel.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ROCSHMEM_DETAIL_HOST_PASS 0
+#else
+#define ROCSHMEM_DETAIL_HOST_PASS 1
+#endif
+
+/// This PE's number. Before rocshmem_init (host): the rank the launcher (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK,
+/// SLURM_PROCID, ...) or an initialized MPI gives, so a program can pick its GPU first; -1 with a warning when none
+/// does (rocSHMEM's answer).
+PORTSHMEM_HOST_DEVICE int rocshmem_my_pe() {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  return portshmem::my_pe(detail::default_ctx());
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::my_pe(detail::default_ctx());
+#endif
+  return portshmem_initialized() ? portshmem_my_pe() : detail::pre_init_my_pe();
+#endif
+}
+
+/// The number of PEs; before rocshmem_init (host) as rocshmem_my_pe says (the launcher's size, else -1).
+PORTSHMEM_HOST_DEVICE int rocshmem_n_pes() {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  return portshmem::n_pes(detail::default_ctx());
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::n_pes(detail::default_ctx());
+#endif
+  return portshmem_initialized() ? portshmem_n_pes() : detail::pre_init_n_pes();
+#endif
+}
+
+/// A pointer for loads/stores to pe's copy of the symmetric dest, or nullptr (portshmem::ptr / portshmem_ptr).
+PORTSHMEM_HOST_DEVICE void* rocshmem_ptr(const void* dest, int pe) {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  return portshmem::ptr(detail::default_ctx(), const_cast<void*>(dest), pe);
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::ptr(detail::default_ctx(), const_cast<void*>(dest), pe);
+#endif
+  return portshmem_ptr(dest, pe);
+#endif
+}
+
+/// This PE's index in team, or -1 (not a member, or ROCSHMEM_TEAM_INVALID).
+PORTSHMEM_HOST_DEVICE int rocshmem_team_my_pe(rocshmem_team_t team) {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  return team ? portshmem::team_my_pe(*team) : -1;
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return team ? portshmem::team_my_pe(*team) : -1;
+#endif
+  return portshmem_team_my_pe(detail::team_slot(team));
+#endif
+}
+
+/// The number of members of team, or -1 for ROCSHMEM_TEAM_INVALID.
+PORTSHMEM_HOST_DEVICE int rocshmem_team_n_pes(rocshmem_team_t team) {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  return team ? portshmem::team_n_pes(*team) : -1;
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return team ? portshmem::team_n_pes(*team) : -1;
+#endif
+  return portshmem_team_n_pes(detail::team_slot(team));
+#endif
+}
+
+/// The index in dest_team of src_team's member src_pe, or -1.
+PORTSHMEM_HOST_DEVICE int rocshmem_team_translate_pe(rocshmem_team_t src_team, int src_pe, rocshmem_team_t dest_team) {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  return src_team && dest_team ? portshmem::team_translate_pe(*src_team, src_pe, *dest_team) : -1;
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) {
+    return src_team && dest_team ? portshmem::team_translate_pe(*src_team, src_pe, *dest_team) : -1;
+  }
+#endif
+  return portshmem_team_translate_pe(detail::team_slot(src_team), src_pe, detail::team_slot(dest_team));
+#endif
+}
+
+// fence and quiet: in device code portshmem::fence/quiet on the context; on the host they order and complete the
+// operations the host issued, and portshmem's host API issues none (host-initiated RMA is not mapped), so there they
+// have nothing to do.
+
+/// Orders ctx's earlier puts, AMOs and signals to each PE before its later ones.
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_fence(rocshmem_ctx_t ctx) {
+#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
+  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::fence(ctx);
+#endif
+  (void)ctx;
+}
+
+/// rocshmem_ctx_fence on the default context.
+PORTSHMEM_HOST_DEVICE void rocshmem_fence() {
+#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
+  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::fence(detail::default_ctx());
+#endif
+}
+
+/// Completes ctx's earlier operations (remote writes visible, gets arrived).
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_quiet(rocshmem_ctx_t ctx) {
+#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
+  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::quiet(ctx);
+#endif
+  (void)ctx;
+}
+
+/// rocshmem_ctx_quiet on the default context.
+PORTSHMEM_HOST_DEVICE void rocshmem_quiet() {
+#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
+  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::quiet(detail::default_ctx());
+#endif
+}
+
+} // namespace rocshmem

@@ -1,0 +1,227 @@
+// The library side of the rocSHMEM compatibility header (include/rocshmem/rocshmem.hpp): the registry of the
+// translation units' default-context copies, the team handles rocshmem_team_t points to, the rank before init, and
+// the host calls.
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "portshmem/gpu_runtime.hpp"
+#include "portshmem/mpi.h"
+#include "portshmem/portshmem.h"
+#include "rocshmem/detail/host.hpp"
+
+namespace rocshmem {
+
+rocshmem_team_t ROCSHMEM_TEAM_WORLD = nullptr;
+
+namespace detail {
+namespace {
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<fill_fn>& registry() {
+  static std::vector<fill_fn> fills; // constructed on first use: registration runs from other units' initializers
+  return fills;
+}
+bool filled = false; // every registered copy holds the current handle
+
+// A team's device handle lives in GPU memory (host memory on the host platform); rocshmem_team_t points to it.
+struct team_entry {
+  portshmem_team_handle_t* handle;
+  portshmem_team_t slot;
+};
+std::vector<team_entry>& teams() {
+  static std::vector<team_entry> t;
+  return t;
+}
+
+rocshmem_team_t make_team(portshmem_team_t slot) {
+  portshmem_team_handle_t h;
+  if (portshmem_team_get_handle(slot, &h) != PORTSHMEM_SUCCESS) return nullptr;
+  portshmem_team_handle_t* d = nullptr;
+  if (hipMalloc(&d, sizeof h) != hipSuccess) return nullptr;
+  if (hipMemcpy(d, &h, sizeof h, hipMemcpyHostToDevice) != hipSuccess) {
+    (void)hipFree(d);
+    return nullptr;
+  }
+  teams().push_back({d, slot});
+  return d;
+}
+
+int env_int(const char* const* names) {
+  for (const char* const* n = names; *n; ++n) {
+    if (const char* v = std::getenv(*n)) {
+      char* end = nullptr;
+      const long x = std::strtol(v, &end, 10);
+      if (end != v && *end == '\0' && x >= 0) return int(x);
+    }
+  }
+  return -1;
+}
+
+int from_mpi(bool rank) {
+  int up = 0, down = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  if (!up || down) return -1;
+  int v = -1;
+  if (rank) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &v);
+  } else {
+    MPI_Comm_size(MPI_COMM_WORLD, &v);
+  }
+  return v;
+}
+
+int pre_init(bool rank) {
+  // What the launchers export (Open MPI, PMIx, MPICH/Hydra and Intel MPI, Slurm, MVAPICH), else MPI if the program
+  // initialized it.
+  static const char* const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK",   "PMI_RANK", "SLURM_PROCID",
+                                      "MV2_COMM_WORLD_RANK",  "ALPS_APP_PE", nullptr};
+  static const char* const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS", "MV2_COMM_WORLD_SIZE",
+                                      nullptr};
+  int v = env_int(rank ? ranks : sizes);
+  if (v < 0) v = from_mpi(rank);
+  if (v < 0) std::fprintf(stderr, "[WARNING] rocshmem_init() has not been called\n"); // rocSHMEM's answer: -1
+  return v;
+}
+
+} // namespace
+
+bool register_default_ctx(fill_fn fill) {
+  const std::lock_guard<std::mutex> lock(registry_mutex());
+  registry().push_back(fill);
+  if (filled) {
+    portshmem_ctx_t c;
+    if (portshmem_get_ctx(&c) == PORTSHMEM_SUCCESS) fill(c);
+  }
+  return true;
+}
+
+void after_init() {
+  portshmem_ctx_t c;
+  if (portshmem_get_ctx(&c) != PORTSHMEM_SUCCESS) {
+    std::fprintf(stderr, "rocshmem_init: no device handle\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  {
+    const std::lock_guard<std::mutex> lock(registry_mutex());
+    for (fill_fn f : registry()) f(c);
+    filled = true;
+  }
+  ROCSHMEM_TEAM_WORLD = make_team(PORTSHMEM_TEAM_WORLD);
+}
+
+void before_finalize() {
+  {
+    const std::lock_guard<std::mutex> lock(registry_mutex());
+    filled = false;
+  }
+  for (const team_entry& t : teams()) (void)hipFree(t.handle);
+  teams().clear();
+  ROCSHMEM_TEAM_WORLD = nullptr;
+}
+
+int pre_init_my_pe() {
+  return pre_init(true);
+}
+int pre_init_n_pes() {
+  return pre_init(false);
+}
+
+portshmem_team_t team_slot(rocshmem_team_t team) {
+  if (!team) return PORTSHMEM_TEAM_INVALID;
+  for (const team_entry& t : teams()) {
+    if (t.handle == team) return t.slot;
+  }
+  return PORTSHMEM_TEAM_INVALID;
+}
+
+} // namespace detail
+
+void rocshmem_init(MPI_Comm comm) {
+  const portshmem_status_t s =
+      comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL ? portshmem_init() : portshmem_init_comm(comm);
+  if (s != PORTSHMEM_SUCCESS) {
+    std::fprintf(stderr, "rocshmem_init: %s\n", portshmem_status_string(s));
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  detail::after_init();
+}
+
+int rocshmem_init_thread(int /*requested*/, int* provided, MPI_Comm comm) {
+  rocshmem_init(comm);
+  rocshmem_query_thread(provided);
+  return 0;
+}
+
+void rocshmem_query_thread(int* provided) {
+  *provided = ROCSHMEM_THREAD_MULTIPLE;
+}
+
+void rocshmem_finalize() {
+  detail::before_finalize();
+  (void)portshmem_finalize();
+}
+
+void* rocshmem_malloc(std::size_t size) {
+  return portshmem_malloc(size);
+}
+
+void rocshmem_free(void* ptr) {
+  (void)portshmem_free(ptr);
+}
+
+void rocshmem_barrier_all() {
+  (void)portshmem_barrier_all();
+}
+
+void rocshmem_sync_all() {
+  (void)portshmem_team_sync(PORTSHMEM_TEAM_WORLD);
+}
+
+void rocshmem_global_exit(int status) {
+  std::fflush(stdout);
+  int up = 0;
+  MPI_Initialized(&up);
+  if (up) MPI_Abort(MPI_COMM_WORLD, status);
+  std::_Exit(status);
+}
+
+void rocshmem_info_get_version(int* major, int* minor) {
+  portshmem_info_get_version(major, minor);
+}
+
+int rocshmem_team_split_strided(rocshmem_team_t parent, int start, int stride, int size,
+                                const rocshmem_team_config_t* config, long config_mask, rocshmem_team_t* new_team) {
+  portshmem_team_config_t c{};
+  if (config) c.num_contexts = config->num_contexts;
+  portshmem_team_t slot = PORTSHMEM_TEAM_INVALID;
+  const long mask = config ? (config_mask & ROCSHMEM_TEAM_NUM_CONTEXTS ? PORTSHMEM_TEAM_NUM_CONTEXTS : 0) : 0;
+  const portshmem_status_t s =
+      portshmem_team_split_strided(detail::team_slot(parent), start, stride, size, config ? &c : nullptr, mask, &slot);
+  *new_team = ROCSHMEM_TEAM_INVALID;
+  if (s != PORTSHMEM_SUCCESS) return 1;
+  if (slot == PORTSHMEM_TEAM_INVALID) return 0; // not a member
+  *new_team = detail::make_team(slot);
+  return *new_team ? 0 : 1;
+}
+
+void rocshmem_team_destroy(rocshmem_team_t team) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID) return;
+  (void)portshmem_team_destroy(slot);
+  auto& t = detail::teams();
+  for (auto it = t.begin(); it != t.end(); ++it) {
+    if (it->handle == team) {
+      (void)hipFree(it->handle);
+      t.erase(it);
+      break;
+    }
+  }
+}
+
+} // namespace rocshmem

@@ -1,0 +1,65 @@
+# rocSHMEM compatibility (include/rocshmem, docs/rocshmem.md): rocSHMEM's five example programs, unchanged, built with
+# portshmem_add_hip_executable (cmake/rocshmem.cmake) from ../shared/conformance/rocshmem-examples and run on 2 and 4
+# PEs; the table test that calls every generated typed name once (it fills and checks symmetric memory from the host);
+# a check that the generated headers are current; where nvcc is installed, an nvcc compile of one example and the
+# lowering check of the implicit handle (tests/isa/rocshmem_implicit_handle.sh).
+# The examples run only on the host platform here: they write and read rocshmem_malloc memory from the host, which
+# needs a host-accessible heap, and the GPU platforms' heaps are device memory. On the GPU platforms they are built
+# only with PORTSHMEM_ROCSHMEM_EXAMPLES_ON_GPU=ON (amd: their __syncthreads needs the ROCm device libraries, which
+# Debian's 5.2 lacks for gfx942); a host build checks that one compiles with nvcc (compat_rocshmem_nvcc_compile).
+option(PORTSHMEM_ROCSHMEM_EXAMPLES_ON_GPU "Build rocSHMEM's examples on the nvidia/amd platforms too" OFF)
+set(PORTSHMEM_ROCSHMEM_EXAMPLES "${PROJECT_SOURCE_DIR}/../shared/conformance/rocshmem-examples"
+    CACHE PATH "rocSHMEM's example programs (conformance inputs, built from where they are)")
+
+if(NOT EXISTS ${PORTSHMEM_ROCSHMEM_EXAMPLES}/rocshmem_getmem_test.cc)
+  message(WARNING "portshmem: rocSHMEM examples not found at ${PORTSHMEM_ROCSHMEM_EXAMPLES}: "
+                  "their compatibility tests are not built (set PORTSHMEM_ROCSHMEM_EXAMPLES)")
+elseif(PORTSHMEM_PLATFORM STREQUAL "host" OR PORTSHMEM_ROCSHMEM_EXAMPLES_ON_GPU)
+  # example: the PEs that print a verdict (broadcast: every PE but the root)
+  foreach(_example getmem put_signal allreduce alltoall broadcast)
+    portshmem_add_hip_executable(rocshmem_${_example}_test
+                                 SOURCES ${PORTSHMEM_ROCSHMEM_EXAMPLES}/rocshmem_${_example}_test.cc)
+    if(NOT PORTSHMEM_PLATFORM STREQUAL "host")
+      continue()
+    endif()
+    foreach(_np 2 4)
+      set(_checking ${_np})
+      if(_example STREQUAL "broadcast")
+        math(EXPR _checking "${_np} - 1")
+      endif()
+      add_test(NAME compat_rocshmem_${_example}_np${_np}
+               COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/run_rocshmem_example.sh ${_np} ${_checking}
+                       $<TARGET_FILE:rocshmem_${_example}_test>)
+      set_tests_properties(compat_rocshmem_${_example}_np${_np} PROPERTIES TIMEOUT 300
+                           ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
+    endforeach()
+  endforeach()
+endif()
+if(PORTSHMEM_PLATFORM STREQUAL "host" AND EXISTS ${PORTSHMEM_ROCSHMEM_EXAMPLES}/rocshmem_allreduce_test.cc)
+  add_test(NAME compat_rocshmem_nvcc_compile
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/nvcc_compile_check.sh ${PROJECT_SOURCE_DIR}
+                   ${PORTSHMEM_ROCSHMEM_EXAMPLES}/rocshmem_allreduce_test.cc)
+  set_tests_properties(compat_rocshmem_nvcc_compile PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
+endif()
+if(PORTSHMEM_PLATFORM STREQUAL "host")
+  add_test(NAME compat_rocshmem_implicit_handle_isa
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/isa/rocshmem_implicit_handle.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(compat_rocshmem_implicit_handle_isa PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
+
+# Every generated typed name, called once on 2 and 4 PEs, its effect checked (compat/test_rocshmem_names.cpp).
+if(PORTSHMEM_PLATFORM STREQUAL "host")
+  portshmem_add_hip_executable(portshmem_compat_names SOURCES compat/test_rocshmem_names.cpp)
+  foreach(_np 2 4)
+    add_test(NAME compat_rocshmem_names_np${_np}
+             COMMAND ${PROJECT_SOURCE_DIR}/scripts/portshmem-run -np ${_np} $<TARGET_FILE:portshmem_compat_names>)
+    set_tests_properties(compat_rocshmem_names_np${_np} PROPERTIES TIMEOUT 600
+                         ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
+  endforeach()
+endif()
+
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME compat_rocshmem_names_generated
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/compat/gen_rocshmem_names.py --check)
+endif()

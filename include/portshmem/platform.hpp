@@ -18,6 +18,13 @@
 #define PORTSHMEM_GPU_COMPILER 0
 #endif
 
+// PORTSHMEM_GPU_DEVICE_PASS: the current compilation pass generates GPU device code (never on the host platform).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define PORTSHMEM_GPU_DEVICE_PASS 1
+#else
+#define PORTSHMEM_GPU_DEVICE_PASS 0
+#endif
+
 // PORTSHMEM_DEVICE_PASS: the current compilation pass generates device code (GPU) — or this is the host platform,
 // whose "device" is the CPU.
 #if PORTSHMEM_PLATFORM_HOST || defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)

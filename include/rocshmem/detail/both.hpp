@@ -9,7 +9,7 @@ namespace rocshmem {
 
 // A GPU's device pass compiles the device body alone; its host pass and plain C++ the host body alone; the host
 // platform compiles both and picks by whether the calling thread runs a kernel.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if PORTSHMEM_GPU_DEVICE_PASS
 #define ROCSHMEM_DETAIL_HOST_PASS 0
 #else
 #define ROCSHMEM_DETAIL_HOST_PASS 1

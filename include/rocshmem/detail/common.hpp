@@ -101,7 +101,7 @@ portshmem_team_t team_slot(rocshmem_team_t team);
 #if PORTSHMEM_HAS_DEVICE_API
 // ROCSHMEM_DETAIL_DEVICE_CODE: the code being compiled runs as device code. On the host platform a call is device code
 // when it runs on a kernel's thread (host and device calls of one name share one body there).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if PORTSHMEM_GPU_DEVICE_PASS
 #define ROCSHMEM_DETAIL_DEVICE_CODE() 1
 #elif PORTSHMEM_PLATFORM_HOST
 #define ROCSHMEM_DETAIL_ON_KERNEL_THREAD() (::portshmem::arch::host::current_thread != nullptr)

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "heap_backend.hpp"
 #include "portshmem/gpu_runtime.hpp"
 #include "portshmem/mpi.h"
 #include "portshmem/portshmem.h"
@@ -143,6 +144,8 @@ portshmem_team_t team_slot(rocshmem_team_t team) {
 } // namespace detail
 
 void rocshmem_init(MPI_Comm comm) {
+  // rocSHMEM programs fill and check the heap from the host: ask for a heap host code can touch (docs/rocshmem.md).
+  portshmem::detail::heap_touched_by_host() = true;
   const portshmem_status_t s =
       comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL ? portshmem_init() : portshmem_init_comm(comm);
   if (s != PORTSHMEM_SUCCESS) {

@@ -117,7 +117,8 @@ const char* read_bool(std::string_view text, bool& out) {
 constexpr std::array<std::string_view, 4> kLevelNames = {"ERROR", "WARN", "INFO", "TRACE"}; // log_level order
 constexpr std::array<std::string_view, 3> kTransportNames = {"auto", "ipc", "rdma"};        // transport_choice order
 constexpr std::array<std::string_view, 3> kAutoOnOff = {"auto", "on", "off"}; // mps_choice, relaxed_choice order
-constexpr std::array<std::string_view, 3> kRdmaNetNames = {"auto", "ibverbs", "mpi"}; // rdma_net_choice order
+constexpr std::array<std::string_view, 3> kRdmaNetNames = {"auto", "ibverbs", "mpi"};    // rdma_net_choice order
+constexpr std::array<std::string_view, 3> kHeapMemoryNames = {"auto", "device", "host"}; // heap_memory_choice
 
 template <typename Enum, std::size_t N>
 const char* read_enum(std::string_view text, const std::array<std::string_view, N>& names, Enum& out,
@@ -249,6 +250,15 @@ constexpr env_entry kRegistry[] = {
      },
      [](const config& c) { return std::to_string(c.max_teams); },
      /*job_wide=*/true}, // the team area's layout must be the same on every PE
+    {"PORTSHMEM_HEAP_MEMORY", "enum", "auto", "auto, device or host (any case)",
+     "GPU platforms: where the symmetric heap lives. device: GPU memory shared through IPC handles; host: pinned "
+     "shared memory every GPU of the node maps, which host code may read and write (slower for the GPUs); auto: "
+     "device, except host for rocSHMEM programs on NVIDIA. The host platform's heap is host memory either way.",
+     [](std::string_view text, config& out) {
+       return read_enum(text, kHeapMemoryNames, out.heap_memory, "is not auto, device or host");
+     },
+     [](const config& c) { return std::string(kHeapMemoryNames[static_cast<std::size_t>(c.heap_memory)]); },
+     /*job_wide=*/true}, // a peer's heap is opened by how its owner made it
     {"PORTSHMEM_TEAM_SCRATCH", "size", "512K", "a byte count from 4K with an optional suffix (512K, 1M, 4MiB)",
      "Collective scratch per team on every PE: reductions and collect go through it, in pieces when larger "
      "(docs/api.md, \"Collectives\").",

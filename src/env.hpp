@@ -27,21 +27,26 @@ enum class relaxed_choice { automatic, on, off };
 /// PORTSHMEM_RDMA_NET: the network behind the RDMA proxy (automatic: ibverbs when a usable device is found, else MPI).
 enum class rdma_net_choice { automatic, ibverbs, mpi };
 
+/// PORTSHMEM_HEAP_MEMORY: where GPU platforms put the symmetric heap (automatic: device memory, except for rocSHMEM
+/// programs on NVIDIA, which touch the heap from the host: docs/rocshmem.md).
+enum class heap_memory_choice { automatic, device, host };
+
 /// The runtime's settings, one field per registered variable; default_config() gives the documented defaults.
 struct config {
-  std::size_t heap_size;      ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
-  log_level debug;            ///< PORTSHMEM_DEBUG
-  transport_choice transport; ///< PORTSHMEM_TRANSPORT
-  std::uint64_t timeout_ns;   ///< PORTSHMEM_TIMEOUT: bound on waits in nanoseconds (60s by default); 0 means none
-  int device;                 ///< PORTSHMEM_DEVICE: GPU index; -1 means chosen by local rank
-  mps_choice run_mps;         ///< PORTSHMEM_RUN_MPS: read by scripts/portshmem-run
-  bool info;                  ///< PORTSHMEM_INFO: PE 0 prints the configuration and transport table at init
-  relaxed_choice relaxed;     ///< PORTSHMEM_RELAXED: relaxed lowering where its premises hold (auto), always, never
-  rdma_net_choice rdma_net;   ///< PORTSHMEM_RDMA_NET: the RDMA proxy's network
-  int node_groups;            ///< PORTSHMEM_NODE_GROUPS: PEs split into this many emulated nodes (a testing aid)
-  std::uint32_t proxy_slots;  ///< PORTSHMEM_PROXY_RING_SLOTS: commands per proxy ring
-  int max_teams;              ///< PORTSHMEM_MAX_TEAMS: team slots, world and shared included
-  std::size_t team_scratch;   ///< PORTSHMEM_TEAM_SCRATCH: collective scratch bytes per team slot
+  std::size_t heap_size;          ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
+  log_level debug;                ///< PORTSHMEM_DEBUG
+  transport_choice transport;     ///< PORTSHMEM_TRANSPORT
+  std::uint64_t timeout_ns;       ///< PORTSHMEM_TIMEOUT: bound on waits in nanoseconds (60s by default); 0 means none
+  int device;                     ///< PORTSHMEM_DEVICE: GPU index; -1 means chosen by local rank
+  mps_choice run_mps;             ///< PORTSHMEM_RUN_MPS: read by scripts/portshmem-run
+  bool info;                      ///< PORTSHMEM_INFO: PE 0 prints the configuration and transport table at init
+  relaxed_choice relaxed;         ///< PORTSHMEM_RELAXED: relaxed lowering where its premises hold (auto), always, never
+  rdma_net_choice rdma_net;       ///< PORTSHMEM_RDMA_NET: the RDMA proxy's network
+  int node_groups;                ///< PORTSHMEM_NODE_GROUPS: PEs split into this many emulated nodes (a testing aid)
+  std::uint32_t proxy_slots;      ///< PORTSHMEM_PROXY_RING_SLOTS: commands per proxy ring
+  int max_teams;                  ///< PORTSHMEM_MAX_TEAMS: team slots, world and shared included
+  std::size_t team_scratch;       ///< PORTSHMEM_TEAM_SCRATCH: collective scratch bytes per team slot
+  heap_memory_choice heap_memory; ///< PORTSHMEM_HEAP_MEMORY: device or host memory behind the heap (GPU platforms)
   bool operator==(const config&) const = default;
 };
 

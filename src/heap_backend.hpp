@@ -1,6 +1,6 @@
 // The memory behind the symmetric heaps: this PE's heap and the node peers' heaps mapped into this process.
-// One implementation per platform family: POSIX shared memory on the host platform (src/ipc/shm_heap.cpp), GPU
-// memory shared through IPC handles on GPUs (src/ipc/gpu_ipc_heap.cpp).
+// One implementation per platform family: POSIX shared memory on the host platform (src/ipc/shm_heap.cpp); on GPUs
+// (src/ipc/gpu_ipc_heap.cpp) GPU memory shared through IPC handles, or pinned shared memory (PORTSHMEM_HEAP_MEMORY).
 #pragma once
 
 #include <cstddef>
@@ -21,13 +21,21 @@ inline constexpr std::size_t kHeapBaseAlignment = std::size_t{2} << 20;
 class heap_backend {
  public:
   virtual ~heap_backend() = default;
-  /// This PE's heap (device memory on GPUs), heap_size bytes, zeroed at creation, aligned to kHeapBaseAlignment.
+  /// This PE's heap (device memory on GPUs unless PORTSHMEM_HEAP_MEMORY=host), heap_size bytes, zeroed at creation,
+  /// aligned to kHeapBaseAlignment.
   virtual char* local() const = 0;
-  /// Which mechanism maps peers ("posix-shm", "gpu-ipc"), for logs and portshmem-info.
+  /// Which mechanism maps peers ("posix-shm", "gpu-ipc", "pinned-shm"), for logs and portshmem-info.
   virtual const char* name() const = 0;
   /// The GPU this PE uses (-1 on the host platform).
   virtual int device() const = 0;
 };
+
+/// Whether the program's host code reads and writes the heap (rocshmem_init says so before init: rocSHMEM programs do).
+/// PORTSHMEM_HEAP_MEMORY=auto then puts the heap in host memory where device memory is not host-accessible (NVIDIA).
+inline bool& heap_touched_by_host() {
+  static bool touched = false;
+  return touched;
+}
 
 /// Creates this PE's heap and maps every node peer's heap: peers[r] receives rank r's heap as seen here for each
 /// rank r on this node (its own included); other entries stay null. Collective over boot.

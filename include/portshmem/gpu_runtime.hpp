@@ -49,6 +49,11 @@ inline hipError_t portshmem_malloc_heap(void** ptr, std::size_t size) {
   return cudaMalloc(ptr, size);
 }
 #define hipHostFree cudaFreeHost
+#define hipHostRegister cudaHostRegister
+#define hipHostUnregister cudaHostUnregister
+#define hipHostGetDevicePointer cudaHostGetDevicePointer
+#define hipHostRegisterMapped cudaHostRegisterMapped
+#define hipHostRegisterPortable cudaHostRegisterPortable
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemset cudaMemset

@@ -1,8 +1,10 @@
-// GPU heaps: each PE allocates its heap on its GPU and shares it with the PEs of its node through IPC memory
-// handles (cudaIpc / hipIpc), exchanged over the bootstrap. PE -> GPU is local rank modulo the GPU count unless
-// PORTSHMEM_DEVICE says otherwise; several PEs may share a GPU (then MPS keeps their kernels concurrent). The
-// allocation is kHeapBaseAlignment larger than the heap, which starts at its first aligned address; a handle opens
-// the whole allocation, so each PE's distance from allocation to heap travels with its handle.
+// GPU heaps. By default each PE allocates its heap on its GPU and shares it with the PEs of its node through IPC memory
+// handles (cudaIpc / hipIpc), exchanged over the bootstrap. With PORTSHMEM_HEAP_MEMORY=host (and for rocSHMEM programs
+// on NVIDIA, whose host code touches the heap) the heaps are POSIX shared memory that every process of the node maps
+// and pins for its GPU: one pointer then serves host code and kernels. PE -> GPU is local rank modulo the GPU count
+// unless PORTSHMEM_DEVICE says otherwise; several PEs may share a GPU (then MPS keeps their kernels concurrent). The
+// device allocation is kHeapBaseAlignment larger than the heap, which starts at its first aligned address; a handle
+// opens the whole allocation, so each PE's distance from allocation to heap travels with its handle.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -10,6 +12,7 @@
 #include "heap_backend.hpp"
 #include "log.hpp"
 #include "portshmem/gpu_runtime.hpp"
+#include "shm_segments.hpp"
 
 namespace portshmem::detail {
 namespace {
@@ -20,6 +23,26 @@ namespace {
       return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "%s failed: %s", #call, hipGetErrorString(e_));                         \
     }                                                                                                                  \
   } while (0)
+
+/// Picks this PE's GPU (PORTSHMEM_DEVICE, else the local rank modulo the GPU count) and makes it current.
+portshmem_status_t select_device(bootstrap& boot, const config& cfg, int* device) {
+  int count = 0;
+  PORTSHMEM_GPU_CHECK(hipGetDeviceCount(&count));
+  if (count <= 0) return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "no GPU is visible to this process");
+  *device = cfg.device >= 0 ? cfg.device : boot.node_rank() % count;
+  if (*device >= count) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV, "PORTSHMEM_DEVICE=%d but only %d GPU(s) are visible", *device, count);
+  }
+  PORTSHMEM_GPU_CHECK(hipSetDevice(*device));
+  const int sharing = (int(boot.node_ranks().size()) + count - 1) / count;
+  if (sharing > 1 && boot.node_rank() == 0) {
+    PORTSHMEM_LOG(info,
+                  "%d PEs share each GPU of this node: run under MPS (scripts/portshmem-run starts "
+                  "it) or their kernels time-slice",
+                  sharing);
+  }
+  return PORTSHMEM_SUCCESS;
+}
 
 class gpu_ipc_heap final : public heap_backend {
  public:
@@ -72,21 +95,7 @@ class gpu_ipc_heap final : public heap_backend {
   };
 
   portshmem_status_t create(bootstrap& boot, const config& cfg) {
-    int count = 0;
-    PORTSHMEM_GPU_CHECK(hipGetDeviceCount(&count));
-    if (count <= 0) return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "no GPU is visible to this process");
-    device_ = cfg.device >= 0 ? cfg.device : boot.node_rank() % count;
-    if (device_ >= count) {
-      return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV, "PORTSHMEM_DEVICE=%d but only %d GPU(s) are visible", device_, count);
-    }
-    PORTSHMEM_GPU_CHECK(hipSetDevice(device_));
-    const int sharing = (int(boot.node_ranks().size()) + count - 1) / count;
-    if (sharing > 1 && boot.node_rank() == 0) {
-      PORTSHMEM_LOG(info,
-                    "%d PEs share each GPU of this node: run under MPS (scripts/portshmem-run starts "
-                    "it) or their kernels time-slice",
-                    sharing);
-    }
+    if (auto s = select_device(boot, cfg, &device_); s != PORTSHMEM_SUCCESS) return s;
     void* p = nullptr;
     if (size_ > SIZE_MAX - kHeapBaseAlignment) {
       return PORTSHMEM_FAIL(PORTSHMEM_ERR_OUT_OF_MEMORY,
@@ -119,14 +128,88 @@ class gpu_ipc_heap final : public heap_backend {
   std::vector<char*> opened_;
 };
 
+/// The heaps in pinned host memory: every PE's heap is a shared-memory segment (shm_segments.hpp) that each process
+/// of the node maps and registers with its GPU, so host code and kernels use the same addresses. GPU accesses cross
+/// the host link (PCIe or C2C), so puts run at its speed, not at HBM's.
+class gpu_host_heap final : public heap_backend {
+ public:
+  explicit gpu_host_heap(std::size_t size) : segments_(size) {}
+  ~gpu_host_heap() override {
+    for (void* m : registered_) (void)hipHostUnregister(m); // teardown: nothing to do about a failure
+  }
+  char* local() const override { return segments_.local(); }
+  const char* name() const override { return "pinned-shm"; }
+  int device() const override { return device_; }
+
+  portshmem_status_t start(bootstrap& boot, const config& cfg, std::vector<char*>* peers) {
+    if (auto s = agree_status(boot, select_device(boot, cfg, &device_)); s != PORTSHMEM_SUCCESS) return s;
+    if (auto s = segments_.start(boot, peers); s != PORTSHMEM_SUCCESS) return s;
+    portshmem_status_t status = PORTSHMEM_SUCCESS;
+    for (void* m : segments_.mappings()) {
+      status = register_for_gpu(m);
+      if (status != PORTSHMEM_SUCCESS) break;
+    }
+    return agree_status(boot, status);
+  }
+
+ private:
+  portshmem_status_t register_for_gpu(void* m) {
+    if (hipError_t e = hipHostRegister(m, segments_.size(), hipHostRegisterMapped | hipHostRegisterPortable);
+        e != hipSuccess) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU,
+                            "pinning a %zu-byte heap in host memory for GPU %d failed: %s (PORTSHMEM_HEAP_MEMORY=host; "
+                            "lower PORTSHMEM_HEAP_SIZE or check the locked-memory limit, ulimit -l)",
+                            segments_.size(), device_, hipGetErrorString(e));
+    }
+    registered_.push_back(m);
+    void* seen = nullptr;
+    PORTSHMEM_GPU_CHECK(hipHostGetDevicePointer(&seen, m, 0));
+    if (seen != m) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU,
+                            "GPU %d sees the pinned heap at %p, the host at %p: one pointer cannot serve both, so "
+                            "PORTSHMEM_HEAP_MEMORY=host is not possible here; use PORTSHMEM_HEAP_MEMORY=device",
+                            device_, seen, m);
+    }
+    return PORTSHMEM_SUCCESS;
+  }
+
+  shm_segments segments_;
+  int device_ = -1;
+  std::vector<void*> registered_;
+};
+
+/// Whether this job's heap goes to host memory (PORTSHMEM_HEAP_MEMORY; docs/env.md).
+bool heap_in_host_memory(const config& cfg) {
+  if (cfg.heap_memory != heap_memory_choice::automatic) return cfg.heap_memory == heap_memory_choice::host;
+  // NVIDIA's device memory cannot be touched from the host; AMD's fine-grained heap is reachable through the large
+  // BAR of MI-series cards.
+  return heap_touched_by_host() && PORTSHMEM_PLATFORM_NVIDIA;
+}
+
+template <class Heap>
+portshmem_status_t make_started(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
+                                std::vector<char*>* peers) {
+  auto heap = std::make_unique<Heap>(cfg.heap_size);
+  if (auto s = heap->start(boot, cfg, peers); s != PORTSHMEM_SUCCESS) return s;
+  *out = std::move(heap);
+  return PORTSHMEM_SUCCESS;
+}
+
 } // namespace
 
 portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
                                      std::vector<char*>* peers) {
-  auto heap = std::make_unique<gpu_ipc_heap>(cfg.heap_size);
-  if (auto s = heap->start(boot, cfg, peers); s != PORTSHMEM_SUCCESS) return s;
-  *out = std::move(heap);
-  return PORTSHMEM_SUCCESS;
+  if (heap_in_host_memory(cfg)) {
+    if (boot.rank() == 0) {
+      PORTSHMEM_LOG(info,
+                    "the symmetric heaps are pinned host memory (PORTSHMEM_HEAP_MEMORY=%s%s): host code may "
+                    "read and write them; GPU accesses cross the host link",
+                    cfg.heap_memory == heap_memory_choice::host ? "host" : "auto",
+                    cfg.heap_memory == heap_memory_choice::host ? "" : ", a rocSHMEM program");
+    }
+    return make_started<gpu_host_heap>(boot, cfg, out, peers);
+  }
+  return make_started<gpu_ipc_heap>(boot, cfg, out, peers);
 }
 
 } // namespace portshmem::detail

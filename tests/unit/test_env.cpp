@@ -18,6 +18,7 @@ namespace {
 
 namespace detail = portshmem::detail;
 using detail::config;
+using detail::heap_memory_choice;
 using detail::log_level;
 using detail::mps_choice;
 using detail::rdma_net_choice;
@@ -84,6 +85,7 @@ TEST(Env, DefaultsWhenUnset) {
   EXPECT_FALSE(c.info);
   EXPECT_EQ(c.relaxed, relaxed_choice::automatic);
   EXPECT_EQ(c.rdma_net, rdma_net_choice::automatic);
+  EXPECT_EQ(c.heap_memory, heap_memory_choice::automatic);
   EXPECT_EQ(c, detail::default_config());
 }
 
@@ -262,6 +264,20 @@ TEST(Env, RdmaNet) {
   }
 }
 
+TEST(Env, HeapMemory) {
+  const std::map<std::string, heap_memory_choice> cases = {{"auto", heap_memory_choice::automatic},
+                                                           {"device", heap_memory_choice::device},
+                                                           {"DEVICE", heap_memory_choice::device},
+                                                           {" host ", heap_memory_choice::host}};
+  for (const auto& [text, choice] : cases) {
+    EXPECT_EQ(load_ok("PORTSHMEM_HEAP_MEMORY", text).heap_memory, choice) << text;
+  }
+  for (const char* text : {"gpu", "pinned", "managed", "1", "host,device"}) {
+    const std::string error = load_bad("PORTSHMEM_HEAP_MEMORY", text);
+    EXPECT_NE(error.find("is not auto, device or host; accepted: auto, device or host"), std::string::npos) << error;
+  }
+}
+
 TEST(Env, NodeGroups) {
   EXPECT_EQ(detail::default_config().node_groups, 1);
   EXPECT_EQ(load_ok("PORTSHMEM_NODE_GROUPS", "2").node_groups, 2);
@@ -316,7 +332,7 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 13u);
+  EXPECT_EQ(names.size(), 14u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
 }
 

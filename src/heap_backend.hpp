@@ -28,6 +28,9 @@ class heap_backend {
   virtual const char* name() const = 0;
   /// The GPU this PE uses (-1 on the host platform).
   virtual int device() const = 0;
+  /// Whether the heap is host memory (the host platform, or PORTSHMEM_HEAP_MEMORY=host): the CPU, and an MPI without
+  /// GPU support, can then use its addresses.
+  virtual bool in_host_memory() const = 0;
 };
 
 /// Whether the program's host code reads and writes the heap (rocshmem_init says so before init: rocSHMEM programs do).

@@ -54,6 +54,7 @@ class gpu_ipc_heap final : public heap_backend {
   char* local() const override { return local_; }
   const char* name() const override { return "gpu-ipc"; }
   int device() const override { return device_; }
+  bool in_host_memory() const override { return false; }
 
   portshmem_status_t start(bootstrap& boot, const config& cfg, std::vector<char*>* peers) {
     portshmem_status_t status = create(boot, cfg);
@@ -140,6 +141,7 @@ class gpu_host_heap final : public heap_backend {
   char* local() const override { return segments_.local(); }
   const char* name() const override { return "pinned-shm"; }
   int device() const override { return device_; }
+  bool in_host_memory() const override { return true; }
 
   portshmem_status_t start(bootstrap& boot, const config& cfg, std::vector<char*>* peers) {
     if (auto s = agree_status(boot, select_device(boot, cfg, &device_)); s != PORTSHMEM_SUCCESS) return s;

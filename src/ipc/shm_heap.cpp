@@ -12,6 +12,7 @@ class shm_heap final : public heap_backend {
   char* local() const override { return segments_.local(); }
   const char* name() const override { return "posix-shm"; }
   int device() const override { return -1; }
+  bool in_host_memory() const override { return true; }
   portshmem_status_t start(bootstrap& boot, std::vector<char*>* peers) { return segments_.start(boot, peers); }
 
  private:

@@ -382,8 +382,8 @@ portshmem_status_t local_checks(const mpi_network_options& o, std::string* why, 
   const gpu_awareness gpu = (o.heap_on_gpu || o.locals_on_gpu) ? query_gpu_awareness() : gpu_awareness{};
   if (o.heap_on_gpu && !gpu.aware) {
     *why = "the symmetric heap is GPU memory and this MPI cannot take GPU pointers (" + gpu.how +
-           "), so MPI one-sided cannot reach it: use a GPU-aware MPI (Open MPI with UCX and CUDA/ROCm) or "
-           "PORTSHMEM_RDMA_NET=ibverbs";
+           "), so MPI one-sided cannot reach it: use a GPU-aware MPI (Open MPI with UCX and CUDA/ROCm), "
+           "PORTSHMEM_RDMA_NET=ibverbs, or a heap in host memory (PORTSHMEM_HEAP_MEMORY=host)";
     return PORTSHMEM_ERR_UNREACHABLE;
   }
   *stage = o.stage == staging::always || (o.stage == staging::automatic && o.locals_on_gpu && !gpu.aware);

@@ -80,7 +80,7 @@ portshmem_status_t make_network(runtime& rt, rdma::network_kind kind, std::uniqu
     o.comm = *static_cast<const MPI_Comm*>(rt.boot->mpi_comm());
     o.base = rt.heap->local();
     o.size = rt.cfg.heap_size;
-    o.heap_on_gpu = on_gpu;
+    o.heap_on_gpu = !rt.heap->in_host_memory(); // PORTSHMEM_HEAP_MEMORY=host: an MPI without GPU support will do
     o.locals_on_gpu = on_gpu;
     return rdma::make_mpi_network(o, out);
   }

@@ -48,6 +48,11 @@ using await_q =
     mm::resolve<kWaitQualifiers, std::conditional_t<R::cover == mm::coverage_kind::comm, mm::comm_t, mm::acquire_t>,
                 scope_tag<R>>;
 
+/// Teams up to this size synchronize in one round: every member notifies every other, the group's threads sending and
+/// polling in parallel. Larger teams take a dissemination's ceil(log2(n)) rounds. The choice depends on the team size
+/// alone, so every member takes the same number of rounds.
+inline constexpr int kOneShotSyncMembers = 16;
+
 /// ceil(log2(n)): the rounds of a dissemination among n members.
 PORTSHMEM_DEVICE int dissemination_rounds(int n) {
   int k = 0;
@@ -55,15 +60,32 @@ PORTSHMEM_DEVICE int dissemination_rounds(int n) {
   return k;
 }
 
-/// Dissemination barrier among t's members, run by the group's leader: in round k a member notifies member
-/// (me + 2^k) mod n and waits for member (me - 2^k) mod n. Quiet first when Quiet (barrier; sync has none).
+/// Barrier (Quiet: quiet first) or sync among t's members. Up to kOneShotSyncMembers members: one round, in which the
+/// group's threads notify the other members in parallel and then poll their words in parallel. Larger teams: a
+/// dissemination run by the group's leader, in round k notifying member (me + 2^k) mod n and waiting for member
+/// (me - 2^k) mod n.
 template <class Group, bool Quiet, class R>
 PORTSHMEM_DEVICE void team_barrier(const ctx& c, const team& t) {
   arch::join_comm_stores();
   if (!team_usable<Group>(c, t)) return Group::sync();
-  const int n = t.size, me = t.my_index, count = dissemination_rounds(n);
+  const int n = t.size, me = t.my_index;
+  const bool one_shot = n <= kOneShotSyncMembers;
+  const int count = one_shot ? (n > 1 ? 1 : 0) : dissemination_rounds(n);
   const rounds r =
       take_rounds<Group>(c, t, std::uint64_t(count), 0, fingerprint(Quiet ? coll_kind::barrier : coll_kind::sync));
+  if (one_shot) {
+    if constexpr (Quiet) {
+      if (Group::rank() == 0) quiet_all<R>(c);
+      Group::sync();
+    }
+    // Each arrival publishes as sync_all's does (coverage all): the notifying threads are not the one that quieted.
+    using notify_q = mm::resolve<kSignalOpQualifiers, mm::all_t, scope_tag<R>>;
+    for (int k = 1 + int(Group::rank()); k < n; k += int(Group::size())) {
+      signal_update_on<notify_q>(c, word_of(c, t, me), r.first, signal_set, team_world_pe(t, (me + k) % n));
+    }
+    await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
+    return;
+  }
   if (Group::rank() == 0) {
     if constexpr (Quiet) quiet_all<R>(c);
     // After a quiet the arrival needs no release of its own (comm); sync's arrival publishes as sync_all's does.
@@ -95,7 +117,8 @@ PORTSHMEM_DEVICE void broadcast_bytes(const ctx& c, const team& t, void* dest, c
   const auto* s = static_cast<const char*>(src);
   if (!scatter) {
     if (me == root) {
-      for (int k = 1; k <= n; ++k) send<Group, S>(c, t, dest, src, bytes, (me + k) % n, r.first); // self last
+      send_each<Group, S>(c, t, n - 1, bytes, [&](int k) { return message{dest, src, bytes, (me + k) % n, r.first}; });
+      send<Group, S>(c, t, dest, src, bytes, me, 0); // self last: src is read by every send before dest is written
     } else {
       await_members<Group, await_q<R>>(c, t, r.first, [&](int i) { return i == root; });
     }
@@ -109,19 +132,22 @@ PORTSHMEM_DEVICE void broadcast_bytes(const ctx& c, const team& t, void* dest, c
   auto length = [&](int j) { return at(j + 1) - at(j); };
   const std::uint64_t scattered = r.first, gathered = r.first + kRoundStep;
   if (me == root) {
-    for (int k = 1; k < n; ++k) {
+    send_each<Group, S>(c, t, n - 1, q, [&](int k) {
       const int j = (me + k) % n;
-      send<Group, S>(c, t, d + at(j), s + at(j), length(j), j, scattered);
-    }
+      return message{d + at(j), s + at(j), length(j), j, scattered};
+    });
     send<Group, S>(c, t, dest, src, bytes, me, 0);
-    for (int k = 1; k < n; ++k) send<Group, S>(c, t, d + at(me), s + at(me), length(me), (me + k) % n, gathered);
+    send_each<Group, S>(c, t, n - 1, q, [&](int k) {
+      return message{d + at(me), s + at(me), length(me), (me + k) % n, gathered};
+    });
     return;
   }
   await_members<Group, await_q<R>>(c, t, scattered, [&](int i) { return i == root; });
-  for (int k = 1; k < n; ++k) {
-    const int j = (me + k) % n;
-    if (j != root) send<Group, S>(c, t, d + at(me), d + at(me), length(me), j, gathered);
-  }
+  // Every member but the root, which has everything (its turn in the order below is skipped).
+  send_each<Group, S>(c, t, n - 2, q, [&](int k) {
+    const int j = (me + k) % n, to = j == root || (root - me + n) % n < k ? (j + 1) % n : j;
+    return message{d + at(me), d + at(me), length(me), to, gathered};
+  });
   await_members<Group, await_q<R>>(c, t, gathered, [](int) { return true; });
 }
 
@@ -133,7 +159,8 @@ PORTSHMEM_DEVICE void fcollect_bytes(const ctx& c, const team& t, void* dest, co
   const int n = t.size, me = t.my_index;
   const rounds r = take_rounds<Group>(c, t, 1, 0, fingerprint(coll_kind::fcollect, bytes));
   char* mine = static_cast<char*>(dest) + std::size_t(me) * bytes;
-  for (int k = 1; k <= n; ++k) send<Group, S>(c, t, mine, src, bytes, (me + k) % n, r.first);
+  send_each<Group, S>(c, t, n - 1, bytes, [&](int k) { return message{mine, src, bytes, (me + k) % n, r.first}; });
+  send<Group, S>(c, t, mine, src, bytes, me, r.first);
   await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
 }
 
@@ -145,10 +172,12 @@ PORTSHMEM_DEVICE void alltoall_bytes(const ctx& c, const team& t, void* dest, co
   const int n = t.size, me = t.my_index;
   const rounds r = take_rounds<Group>(c, t, 1, 0, fingerprint(coll_kind::alltoall, bytes));
   char* mine = static_cast<char*>(dest) + std::size_t(me) * bytes;
-  for (int k = 1; k <= n; ++k) {
-    const int j = (me + k) % n;
-    send<Group, S>(c, t, mine, static_cast<const char*>(src) + std::size_t(j) * bytes, bytes, j, r.first);
-  }
+  auto to_member = [&](int j) {
+    return message{mine, static_cast<const char*>(src) + std::size_t(j) * bytes, bytes, j, r.first};
+  };
+  send_each<Group, S>(c, t, n - 1, bytes, [&](int k) { return to_member((me + k) % n); });
+  const message own = to_member(me);
+  send<Group, S>(c, t, own.dest, own.src, own.bytes, me, r.first);
   await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
 }
 
@@ -168,14 +197,16 @@ PORTSHMEM_DEVICE void collect_bytes(const ctx& c, const team& t, void* dest, con
   auto* sizes = reinterpret_cast<std::uint64_t*>(scratch_of(c, t, r.scratch_first));
   if (Group::rank() == 0) sizes[me] = bytes;
   Group::sync();
-  for (int k = 1; k < n; ++k)
-    send<Group, S>(c, t, sizes + me, sizes + me, sizeof(std::uint64_t), (me + k) % n, r.first);
+  send_each<Group, S>(c, t, n - 1, sizeof(std::uint64_t), [&](int k) {
+    return message{sizes + me, sizes + me, sizeof(std::uint64_t), (me + k) % n, r.first};
+  });
   await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
   std::size_t offset = 0;
   for (int i = 0; i < me; ++i) offset += std::size_t(sizes[i]);
   char* mine = static_cast<char*>(dest) + offset;
   const std::uint64_t placed = r.first + kRoundStep;
-  for (int k = 1; k <= n; ++k) send<Group, S>(c, t, mine, src, bytes, (me + k) % n, placed);
+  send_each<Group, S>(c, t, n - 1, bytes, [&](int k) { return message{mine, src, bytes, (me + k) % n, placed}; });
+  send<Group, S>(c, t, mine, src, bytes, me, placed);
   await_members<Group, await_q<R>>(c, t, placed, [](int) { return true; });
 }
 
@@ -239,8 +270,9 @@ PORTSHMEM_DEVICE void reduce_with(const ctx& c, const team& t, T* dest, const T*
   if (bytes <= kReduceOneShotBytes && std::size_t(n) * bytes <= half) {
     const rounds r = take_rounds<Group>(c, t, 1, 1, fp);
     T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first));
-    for (int k = 1; k < n; ++k)
-      send<Group, S>(c, t, buf + std::size_t(me) * nreduce, src, bytes, (me + k) % n, r.first);
+    send_each<Group, S>(c, t, n - 1, bytes, [&](int k) {
+      return message{buf + std::size_t(me) * nreduce, src, bytes, (me + k) % n, r.first};
+    });
     await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
     combiner.template combine<Group>(dest, nreduce, n, reduce_parts<T>{src, buf, nreduce, me});
     Group::sync();
@@ -262,16 +294,16 @@ PORTSHMEM_DEVICE void reduce_with(const ctx& c, const team& t, T* dest, const T*
     auto count = [&](int j) { return begin(j + 1) - begin(j); };
     T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first + ch));
     const std::uint64_t scattered = r.first + 2 * ch * kRoundStep, gathered = scattered + kRoundStep;
-    for (int k = 1; k < n; ++k) {
+    send_each<Group, S>(c, t, n - 1, q * sizeof(T), [&](int k) {
       const int j = (me + k) % n;
-      send<Group, S>(c, t, buf + std::size_t(me) * q, src + begin(j), count(j) * sizeof(T), j, scattered);
-    }
+      return message{buf + std::size_t(me) * q, src + begin(j), count(j) * sizeof(T), j, scattered};
+    });
     await_members<Group, await_q<R>>(c, t, scattered, [](int) { return true; });
     combiner.template combine<Group>(dest + begin(me), count(me), n, reduce_parts<T>{src + begin(me), buf, q, me});
     Group::sync();
-    for (int k = 1; k < n; ++k) {
-      send<Group, S>(c, t, dest + begin(me), dest + begin(me), count(me) * sizeof(T), (me + k) % n, gathered);
-    }
+    send_each<Group, S>(c, t, n - 1, q * sizeof(T), [&](int k) {
+      return message{dest + begin(me), dest + begin(me), count(me) * sizeof(T), (me + k) % n, gathered};
+    });
     await_members<Group, await_q<R>>(c, t, gathered, [](int) { return true; });
   }
 }
@@ -296,10 +328,10 @@ PORTSHMEM_DEVICE void reduce_scatter_with(const ctx& c, const team& t, T* dest, 
     const std::size_t off = ch * slice_max, len = nelems - off < slice_max ? nelems - off : slice_max;
     T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first + ch));
     const std::uint64_t value = r.first + ch * kRoundStep;
-    for (int k = 1; k < n; ++k) {
+    send_each<Group, S>(c, t, n - 1, len * sizeof(T), [&](int k) {
       const int j = (me + k) % n;
-      send<Group, S>(c, t, buf + std::size_t(me) * len, src + std::size_t(j) * nelems + off, len * sizeof(T), j, value);
-    }
+      return message{buf + std::size_t(me) * len, src + std::size_t(j) * nelems + off, len * sizeof(T), j, value};
+    });
     await_members<Group, await_q<R>>(c, t, value, [](int) { return true; });
     combiner.template combine<Group>(dest + off, len, n,
                                      reduce_parts<T>{src + std::size_t(me) * nelems + off, buf, len, me});

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "portshmem/arch.hpp"
 #include "portshmem/detail/checks.hpp"
@@ -112,6 +113,43 @@ PORTSHMEM_DEVICE void send(const ctx& c, const team& t, void* dest, const void* 
                                         team_world_pe(t, to));
 }
 
+/// Messages up to this size go to the members in parallel, one wave of the block per member; larger ones one member at
+/// a time with the whole group, whose threads then share each copy (bandwidth is the limit there, not latency).
+inline constexpr std::size_t kFanOutWaveBytes = 16 * 1024;
+
+/// One message of a fan-out: bytes from src to member `to`'s dest, then this PE's word there set to value.
+struct message {
+  void* dest;
+  const void* src;
+  std::size_t bytes;
+  int to;
+  std::uint64_t value;
+};
+
+/// The group sends message_of(k) for k = 1 .. count, each to a member other than this one, and is synchronized on
+/// return. A block sends messages of at most kFanOutWaveBytes (max_bytes bounds them all) in parallel, its waves taking
+/// the members in turn; each wave's put-with-signal is the wave form of the same call, so each message promises what
+/// send's does. Otherwise the messages go one after the other, each by the whole group.
+template <class Group, class S, class MessageOf>
+PORTSHMEM_DEVICE void send_each(const ctx& c, const team& t, int count, std::size_t max_bytes,
+                                const MessageOf& message_of) {
+  if constexpr (std::is_same_v<Group, block_group>) {
+    const unsigned waves = (arch::block_threads() + arch::wave_size() - 1) / arch::wave_size();
+    if (waves > 1 && count > 1 && max_bytes <= kFanOutWaveBytes) {
+      for (int k = 1 + int(arch::thread_rank() / arch::wave_size()); k <= count; k += int(waves)) {
+        const message m = message_of(k);
+        send<wave_group, S>(c, t, m.dest, m.src, m.bytes, m.to, m.value);
+      }
+      Group::sync();
+      return;
+    }
+  }
+  for (int k = 1; k <= count; ++k) {
+    const message m = message_of(k);
+    send<Group, S>(c, t, m.dest, m.src, m.bytes, m.to, m.value);
+  }
+}
+
 /// The group sets this PE's word on member `to` to `value` (no data); R's coverage orders the caller's earlier ordinary
 /// stores before it (barrier and sync, as sync_all).
 template <class Group, class R>
@@ -154,16 +192,20 @@ PORTSHMEM_DEVICE void acquire_after_polls(const ctx& c) {
   }
 }
 
-/// The group waits until every member i != me with expects(i) has reached `value`'s round; one member polls, then
-/// acquires (R), then the group synchronizes so every member may read what arrived.
+/// The group waits until every member i != me with expects(i) has reached `value`'s round: the group's threads poll
+/// the members' words in parallel (thread r polls members r, r + size, ...: an arrived word costs one load, not one
+/// load after each earlier member's), each poller acquires (R), then the group synchronizes so every thread may read
+/// what arrived.
 template <class Group, class R, class Expects>
 PORTSHMEM_DEVICE void await_members(const ctx& c, const team& t, std::uint64_t value, const Expects& expects) {
-  if (Group::rank() == 0) {
-    for (int i = 0; i < t.size; ++i) {
-      if (i != t.my_index && expects(i)) await_word(c, t, i, value);
+  bool polled = false;
+  for (int i = int(Group::rank()); i < t.size; i += int(Group::size())) {
+    if (i != t.my_index && expects(i)) {
+      await_word(c, t, i, value);
+      polled = true;
     }
-    acquire_after_polls<R>(c);
   }
+  if (polled) acquire_after_polls<R>(c);
   Group::sync();
 }
 

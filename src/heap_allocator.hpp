@@ -43,6 +43,8 @@ class heap_allocator {
   std::size_t largest_free() const;
   /// Number of live blocks.
   std::size_t live_blocks() const { return live_.size(); }
+  /// The live blocks, start offset -> size, in address order.
+  const std::map<std::size_t, std::size_t>& live() const { return live_; }
   /// Number of maximal free ranges (1 for an empty heap, more when fragmented).
   std::size_t free_ranges() const { return free_.size(); }
 

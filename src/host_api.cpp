@@ -1,11 +1,15 @@
 // The small host calls: barrier, transports, the device handle, device error reports, version.
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "log.hpp"
+#include "portshmem/detail/internal_area.hpp"
 #include "portshmem/gpu_runtime.hpp"
 #include "runtime.hpp"
 
@@ -100,19 +104,70 @@ portshmem_status_t report_timeout(const runtime& rt, const portshmem_device_erro
       writer.c_str(), more.c_str());
 }
 
+/// Where a bad call's address lies in this PE's heap, and why it was refused there, as the end of the report line:
+/// the reserved areas, the block it is in (and how far the range runs past it), free space; a misaligned word. Empty
+/// for an address outside the heap.
+std::string place_of(runtime& rt, const portshmem_device_error_t& e) {
+  if (e.status != PORTSHMEM_ERR_NOT_SYMMETRIC && e.status != PORTSHMEM_ERR_OVERFLOW &&
+      e.status != PORTSHMEM_ERR_INVALID_ARG) {
+    return "";
+  }
+  char text[256];
+  const std::uint64_t size = e.size;
+  if (e.status == PORTSHMEM_ERR_INVALID_ARG && (size == 2 || size == 4 || size == 8) && e.address % size != 0) {
+    std::snprintf(text, sizeof text, "; the address is not aligned to the %llu-byte word it names",
+                  (unsigned long long)size);
+    return text;
+  }
+  const std::uint64_t offset = e.address - std::uint64_t(reinterpret_cast<std::uintptr_t>(rt.heap->local()));
+  if (e.address == 0 || offset >= rt.cfg.heap_size) return "";
+  if (offset < kInternalHeapBytes) {
+    return "; the address is in the runtime's reserved area at the heap start (its first 64 KiB), which no "
+           "allocation returns";
+  }
+  if (offset >= rt.teams.area_offset) {
+    return "; the address is in the runtime's team area at the heap end, which no allocation returns";
+  }
+  std::lock_guard<std::mutex> lock(rt.published_mutex);
+  const auto& blocks = rt.published_blocks;
+  auto after = std::upper_bound(blocks.begin(), blocks.end(), std::make_pair(std::size_t(offset), ~std::size_t(0)));
+  if (after != blocks.begin() && offset - std::prev(after)->first < std::prev(after)->second) {
+    const auto [start, bytes] = *std::prev(after);
+    const std::uint64_t into = offset - start, left = bytes - into;
+    const int n = std::snprintf(text, sizeof text, "; the address is %llu bytes into the %zu-byte block at %p",
+                                (unsigned long long)into, bytes, static_cast<void*>(rt.heap->local() + start));
+    if (size > left && n > 0 && std::size_t(n) < sizeof text) {
+      if (size - left < rt.cfg.heap_size) {
+        std::snprintf(text + n, sizeof text - std::size_t(n), ", and the range runs %llu bytes past its end",
+                      (unsigned long long)(size - left));
+      } else {
+        std::snprintf(text + n, sizeof text - std::size_t(n),
+                      ", and the range runs past its end (a size larger than "
+                      "the heap: a negative size converted?)");
+      }
+    }
+    return text;
+  }
+  if (size > rt.teams.area_offset - offset) {
+    return "; the address is in free heap space (no live allocation) and the range runs into the runtime's team area "
+           "at the heap end";
+  }
+  return "; the address is in free heap space (no live allocation: freed, or never allocated)";
+}
+
 /// Logs and clears what device code recorded: PORTSHMEM_SUCCESS when nothing, PORTSHMEM_ERR_TIMEOUT when the first
 /// record is a wait that timed out, PORTSHMEM_ERR_DEVICE for a bad call.
-portshmem_status_t report_device_errors(const runtime& rt) {
+portshmem_status_t report_device_errors(runtime& rt) {
   portshmem_device_error_t e;
   std::memcpy(&e, rt.device_error, sizeof e);
   if (e.count == 0) return PORTSHMEM_SUCCESS;
   std::memset(rt.device_error, 0, sizeof e);
   if (e.status == PORTSHMEM_ERR_TIMEOUT && e.wait_kind != PORTSHMEM_WAIT_NONE) return report_timeout(rt, e);
   PORTSHMEM_LOG(error,
-                "device code made %llu bad call(s); the first: %s by PE %d naming PE %d, address %p, %llu bytes: %s",
+                "device code made %llu bad call(s); the first: %s by PE %d naming PE %d, address %p, %llu bytes: %s%s",
                 (unsigned long long)e.count, call_name(e.call), e.pe, e.target_pe,
                 reinterpret_cast<void*>(std::uintptr_t(e.address)), (unsigned long long)e.size,
-                portshmem_status_string(portshmem_status_t(e.status)));
+                portshmem_status_string(portshmem_status_t(e.status)), place_of(rt, e).c_str());
   return PORTSHMEM_ERR_DEVICE;
 }
 

@@ -212,6 +212,13 @@ portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
   }
   // Offsets count from the heap base; the team area (src/team.cpp) is the heap's end.
   rt->allocator = heap_allocator(kInternalHeapBytes, rt->teams.area_offset);
+  // No allocation yet: device code built with PORTSHMEM_DEBUG_CHECKS=1 refuses every heap address until the first.
+  if (auto s = agree_status(*rt->boot, publish_allocations(*rt)); s != PORTSHMEM_SUCCESS) {
+    release_teams(*rt);
+    rt->links.clear();
+    release_device_handle(*rt);
+    return s;
+  }
   if (rt->cfg.info && rt->boot->rank() == 0) print_info(*rt);
   PORTSHMEM_LOG(info, "initialized: %d PEs, %zu-byte heaps (%s)", rt->boot->size(), rt->cfg.heap_size,
                 rt->heap->name());

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "log.hpp"
 #include "portshmem/detail/internal_area.hpp"
@@ -98,6 +99,7 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
     }
   }
   PORTSHMEM_LOG(trace, "%s(%zu) -> offset %zu", call, size, *offset);
+  (void)publish_allocations(*rt); // logs a failure; the block is allocated on every PE either way
   set_last_status(PORTSHMEM_SUCCESS);
   return p;
 }
@@ -109,6 +111,13 @@ portshmem_status_t check_free(const runtime& rt, const void* ptr, std::size_t of
                           "portshmem_free(%p): an address in the first %zu bytes of the heap, which portshmem reserves "
                           "for itself; no allocation returns it",
                           ptr, kInternalHeapBytes);
+  }
+  if (offset >= rt.teams.area_offset) {
+    return PORTSHMEM_FAIL(
+        PORTSHMEM_ERR_NOT_SYMMETRIC,
+        "portshmem_free(%p): an address in the team area at the end of the heap (its last %zu bytes), "
+        "which portshmem reserves for itself; no allocation returns it",
+        ptr, rt.cfg.heap_size - rt.teams.area_offset);
   }
   if (rt.allocator.block_size(offset)) return PORTSHMEM_SUCCESS;
   if (const auto start = rt.allocator.block_containing(offset)) {
@@ -127,6 +136,53 @@ portshmem_status_t check_free(const runtime& rt, const void* ptr, std::size_t of
 
 portshmem_status_t set_last_status(portshmem_status_t s) {
   return t_last_status = s;
+}
+
+portshmem_status_t publish_allocations(runtime& rt) {
+  auto* area = reinterpret_cast<internal_area*>(rt.heap->local());
+  const auto& live = rt.allocator.live();
+  int current = 0;
+  std::vector<std::uint64_t> table; // allocation_table's words: count, reserved, then [begin, end) per block
+  if (live.size() <= kAllocationTableEntries) {
+    current = rt.allocation_table == 1 ? 2 : 1; // the table device code may be reading stays as it is
+    table.reserve(2 + 2 * live.size());
+    table.push_back(live.size());
+    table.push_back(0);
+    for (const auto& [start, size] : live) { // offsets from ctx.heap, which starts after the reserved area
+      table.push_back(start - kInternalHeapBytes);
+      table.push_back(start - kInternalHeapBytes + size);
+    }
+  } else if (!rt.allocation_table_full_said) {
+    rt.allocation_table_full_said = true;
+    PORTSHMEM_LOG(warn,
+                  "%zu live allocations, more than the %zu the device's allocation table holds: from now on, device "
+                  "code built with PORTSHMEM_DEBUG_CHECKS=1 checks ranges against the heap's bounds only, not against "
+                  "their allocation (release builds check nothing more either way)",
+                  live.size(), kAllocationTableEntries);
+  }
+  const std::uint64_t current_word = std::uint64_t(current);
+  // A stream of its own that does not wait for kernels on the default stream: a kernel may run across the call.
+  hipStream_t stream = nullptr;
+  bool ok = hipStreamCreateWithFlags(&stream, hipStreamNonBlocking) == hipSuccess;
+  if (ok && current != 0) {
+    ok = hipMemcpyAsync(&area->allocation_tables[current - 1], table.data(), table.size() * sizeof(std::uint64_t),
+                        hipMemcpyDefault, stream) == hipSuccess;
+  }
+  ok = ok && hipMemcpyAsync(&area->allocation_table_current, &current_word, sizeof current_word, hipMemcpyDefault,
+                            stream) == hipSuccess;
+  if (stream) { // (a null stream would be the default one, which waits for every kernel)
+    ok = hipStreamSynchronize(stream) == hipSuccess && ok;
+    (void)hipStreamDestroy(stream);
+  }
+  if (!ok) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU,
+                          "copying the table of live allocations to the device failed: device code built with "
+                          "PORTSHMEM_DEBUG_CHECKS=1 may judge ranges against a stale table");
+  }
+  rt.allocation_table = current;
+  std::lock_guard<std::mutex> lock(rt.published_mutex);
+  rt.published_blocks.assign(live.begin(), live.end());
+  return PORTSHMEM_SUCCESS;
 }
 
 } // namespace portshmem::detail
@@ -177,6 +233,7 @@ portshmem_status_t portshmem_free(void* ptr) {
   // Wait until no PE can still be touching the block through a put in flight, then free it everywhere.
   if (auto s = portshmem_barrier_all(); s != PORTSHMEM_SUCCESS) return s;
   rt->allocator.release(std::size_t(offset)); // cannot fail: check_free found the block
+  (void)publish_allocations(*rt);             // logs a failure; the block is free on every PE either way
   return PORTSHMEM_SUCCESS;
 }
 
@@ -188,9 +245,11 @@ void* portshmem_ptr(const void* addr, int pe) {
   runtime* rt = current();
   if (!rt) return set_last_status(PORTSHMEM_ERR_NOT_INITIALIZED), nullptr;
   if (pe < 0 || pe >= rt->boot->size()) return set_last_status(PORTSHMEM_ERR_INVALID_PE), nullptr;
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(rt->ctx.heap);
-  // The reserved area at the heap start holds the runtime's own variables (barrier counters): not the user's.
-  if (offset >= rt->cfg.heap_size || offset < kInternalHeapBytes) {
+  const std::uintptr_t offset =
+      reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(rt->heap->local());
+  // The reserved areas hold the runtime's own variables (barrier counters at the heap start, team words and scratch
+  // at its end): not the user's.
+  if (offset < kInternalHeapBytes || offset >= rt->teams.area_offset) {
     return set_last_status(PORTSHMEM_ERR_NOT_SYMMETRIC), nullptr;
   }
   if (!rt->peer_heaps[pe]) return set_last_status(PORTSHMEM_ERR_UNREACHABLE), nullptr;

@@ -59,7 +59,7 @@ portshmem_team_handle_t make_handle(const team_table& t, int slot, int start, in
 
 /// Zeroes this PE's words of a slot (its counters and the words members write here) before the team is used.
 portshmem_status_t clear_slot(runtime& rt, const portshmem_team_handle_t& h, const char* call) {
-  char* words = rt.ctx.heap + h.state_offset;
+  char* words = rt.heap->local() + h.state_offset;
   if (hipMemset(words, 0, team_state_bytes(rt.boot->size())) != hipSuccess || hipDeviceSynchronize() != hipSuccess) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "%s: clearing the team's synchronization words failed", call);
   }

@@ -62,9 +62,13 @@ typedef struct portshmem_device_error {
 typedef struct portshmem_ctx {
   int32_t my_pe;
   int32_t n_pes;
-  char* heap;                      /* this PE's symmetric heap */
-  uint64_t heap_size;              /* bytes in every PE's heap */
-  char* const* peer_heaps;         /* [n_pes]: each PE's heap as mapped here; NULL where no load/store path exists */
+  /* This PE's symmetric heap, the part allocations come from: [heap, heap + heap_size), the same size on every PE.
+   * The runtime's reserved areas lie outside it (64 KiB before heap, the team area after its end), so device calls
+   * naming them are refused like any address outside the heap. */
+  char* heap;
+  uint64_t heap_size;
+  char* const* peer_heaps;         /* [n_pes]: where each PE's heap (the part above) is mapped here; NULL where no
+                                      load/store path exists */
   const int32_t* pe_device;        /* [n_pes]: where each PE runs, node * 65536 + GPU (host platform: node * 65536) */
   portshmem_device_error_t* error; /* host-visible error record */
   uint64_t timeout_ns;             /* bound on device waits (1 min unless set); 0 = forever (PORTSHMEM_TIMEOUT) */

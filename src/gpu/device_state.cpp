@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "log.hpp"
+#include "portshmem/detail/internal_area.hpp"
 #include "portshmem/gpu_runtime.hpp"
 
 namespace portshmem::detail {
@@ -59,8 +60,11 @@ portshmem_status_t build_device_handle(runtime& rt) {
   rt.device_error = record;
   rt.ctx.my_pe = rt.boot->rank();
   rt.ctx.n_pes = rt.boot->size();
-  rt.ctx.heap = rt.heap->local();
-  rt.ctx.heap_size = rt.cfg.heap_size;
+  // The handle's heap is the part allocations come from: the reserved areas at both ends lie outside it, so the
+  // device's range check refuses them at no cost (portshmem/ctx.h; the runtime reaches them from the heap start).
+  rt.ctx.heap = rt.heap->local() + kInternalHeapBytes;
+  rt.ctx.heap_size =
+      rt.cfg.heap_size - kInternalHeapBytes - team_area_bytes(rt.boot->size(), rt.cfg.max_teams, rt.cfg.team_scratch);
   rt.ctx.error = rt.device_error;
   rt.ctx.pe_device = rt.device_pe_device;
   rt.ctx.timeout_ns = rt.cfg.timeout_ns;

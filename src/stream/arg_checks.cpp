@@ -32,7 +32,8 @@ portshmem_status_t check_symmetric(const runtime& rt, const void* addr, std::siz
                                    const char* what) {
   if (!addr) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: %s is NULL; nothing was enqueued", call, what);
   // Offsets from the heap base; an address below the heap wraps to a huge offset.
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(rt.ctx.heap);
+  const std::uintptr_t offset =
+      reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(rt.heap->local());
   const std::size_t begin = rt.allocator.begin(), end = begin + rt.allocator.capacity();
   if (offset >= rt.cfg.heap_size) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_SYMMETRIC,

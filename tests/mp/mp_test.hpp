@@ -11,6 +11,8 @@
 
 #include <portshmem/portshmem.hpp>
 
+#include "portshmem/detail/internal_area.hpp"
+
 namespace mp {
 
 /// Threads per block in tests: CPU threads are costly on the host platform.
@@ -20,6 +22,11 @@ inline portshmem::ctx context() {
   portshmem::ctx c{};
   EXPECT_EQ(portshmem_get_ctx(&c), PORTSHMEM_SUCCESS);
   return c;
+}
+/// The start of this PE's heap: the runtime's reserved area, kInternalHeapBytes before ctx.heap (the part of the heap
+/// allocations come from, which the team area follows).
+inline char* heap_start(const portshmem::ctx& c) {
+  return c.heap - portshmem::detail::kInternalHeapBytes;
 }
 inline int me() {
   return portshmem_my_pe();

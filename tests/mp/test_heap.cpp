@@ -133,7 +133,7 @@ TEST(Heap, NegativeSizesAreInvalidNotExhaustion) {
 
 TEST(Heap, SizesPastTheHeapAreExhaustionOnEveryPE) {
   portshmem::ctx c = mp::context();
-  const std::size_t usable = c.heap_size - portshmem::detail::kInternalHeapBytes;
+  const std::size_t usable = c.heap_size; // the handle's heap is the part allocations come from
   void* small = portshmem_malloc(64);
   for (std::size_t size : {usable + 1, std::size_t(c.heap_size), usable, usable - 32}) {
     EXPECT_EQ(portshmem_malloc(size), nullptr) << size; // with 64 bytes live, not even the usable size fits
@@ -184,11 +184,12 @@ TEST(Heap, ForeignInteriorAndDoubleFreesFailAlikeAndChangeNothing) {
                             block + 4095,
                             other + 100,
                             &local,
-                            c.heap,
-                            c.heap + 8,
-                            c.heap + portshmem::detail::kInternalHeapBytes - 1,
-                            c.heap + c.heap_size - 1, // free space at the heap's end
-                            c.heap + c.heap_size};    // one past it
+                            mp::heap_start(c), // the reserved area at the heap start
+                            mp::heap_start(c) + 8,
+                            c.heap - 1,
+                            c.heap + c.heap_size - 1, // free space at the end of the allocations' part
+                            c.heap + c.heap_size,     // one past it: the team area
+                            c.heap + c.heap_size + 4096};
   // Where the proxy serves a next PE there is no view of its copy: every PE then frees another interior pointer, so
   // the PEs' calls stay alike.
   if (mp::npes() > 1) bad.push_back(mp::everyone_has_load_store_to_next() ? peer_view : block + 2);

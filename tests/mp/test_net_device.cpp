@@ -70,7 +70,8 @@ TEST(NetDevice, AKernelPostsThroughTheRingsToThePeers) {
   device_args a{};
   a.ctx.my_pe = me();
   a.ctx.n_pes = npes();
-  a.ctx.heap = mem.base();
+  a.ctx.heap = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(mem.base()) +
+                                       portshmem::detail::kInternalHeapBytes); // commands count from the region's start
   a.ctx.heap_size = region::kBytes;
   a.ctx.error = error;
   a.ctx.timeout_ns = 60'000'000'000ull;

@@ -33,7 +33,8 @@ struct rdma_path {
     EXPECT_EQ(px->start(), PORTSHMEM_SUCCESS);
     ctx.my_pe = me();
     ctx.n_pes = npes();
-    ctx.heap = mem.base();
+    ctx.heap = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(mem.base()) +
+                                       portshmem::detail::kInternalHeapBytes); // commands count from the region's start
     ctx.heap_size = region::kBytes;
     ctx.error = &error;
     ctx.timeout_ns = 60'000'000'000ull;

@@ -261,12 +261,12 @@ constexpr std::uint64_t kSigGuard = 0x5151515151515151;
 
 /// What a bad call may name: symmetric data and signal words, a private buffer, a private source of other bytes.
 struct buffers {
-  std::uint8_t* data; // symmetric, kBadBytes of kDataGuard
-  std::uint64_t* sig; // symmetric, 2 words of kSigGuard
-  std::uint8_t* priv; // private, kBadBytes of kPrivGuard
-  std::uint8_t* from; // private, kBadBytes of this PE's pattern: what a put would write
-  char* heap;         // this PE's heap base: the reserved area
-  std::size_t heap_size;
+  std::uint8_t* data;    // symmetric, kBadBytes of kDataGuard
+  std::uint64_t* sig;    // symmetric, 2 words of kSigGuard
+  std::uint8_t* priv;    // private, kBadBytes of kPrivGuard
+  std::uint8_t* from;    // private, kBadBytes of this PE's pattern: what a put would write
+  char* heap;            // this PE's heap start: the reserved area
+  std::size_t heap_size; // ctx.heap_size: the bytes of the part allocations come from
   int next, n;
 };
 
@@ -303,7 +303,7 @@ const bad_case kBadCases[] = {
      }},
     {"put_past_heap_end", PORTSHMEM_ERR_OVERFLOW,
      [](const buffers& b, portshmem_stream_t s) {
-       return portshmem_putmem_on_stream(b.data, b.from, b.heap_size, b.next, s);
+       return portshmem_putmem_on_stream(b.data, b.from, b.heap_size + 1, b.next, s); // more than the allocations' part
      }},
     {"put_src_wraps", PORTSHMEM_ERR_OVERFLOW,
      [](const buffers& b, portshmem_stream_t s) {
@@ -319,7 +319,7 @@ const bad_case kBadCases[] = {
      [](const buffers& b, portshmem_stream_t s) { return portshmem_getmem_on_stream(nullptr, b.data, 8, b.next, s); }},
     {"get_past_heap_end", PORTSHMEM_ERR_OVERFLOW,
      [](const buffers& b, portshmem_stream_t s) {
-       return portshmem_getmem_on_stream(b.priv, b.data, b.heap_size, b.next, s);
+       return portshmem_getmem_on_stream(b.priv, b.data, b.heap_size + 1, b.next, s);
      }},
     {"put_signal_pe_negative", PORTSHMEM_ERR_INVALID_PE,
      [](const buffers& b, portshmem_stream_t s) {
@@ -399,7 +399,7 @@ TEST_P(OnStreamBadCall, IsRefusedAndEnqueuesNothing) {
             mp::sym_alloc<std::uint64_t>(2),
             mp::private_alloc<std::uint8_t>(kBadBytes),
             mp::private_alloc<std::uint8_t>(kBadBytes),
-            c.heap,
+            mp::heap_start(c),
             std::size_t(c.heap_size),
             mp::next_pe(),
             mp::npes()};
@@ -409,7 +409,7 @@ TEST_P(OnStreamBadCall, IsRefusedAndEnqueuesNothing) {
   mp::to_device(b.from, pattern_of(mp::me(), kBadBytes, 50));
   // The reserved area's first words (the device barrier's counters) as they are: no device barrier runs until the
   // check, so any change there is a write the call should have refused.
-  const std::vector<std::uint64_t> reserved = mp::to_host(reinterpret_cast<std::uint64_t*>(c.heap), 4);
+  const std::vector<std::uint64_t> reserved = mp::to_host(reinterpret_cast<std::uint64_t*>(mp::heap_start(c)), 4);
   mp::barrier();
   EXPECT_EQ(GetParam().call(b, stream), GetParam().expected)
       << "expected " << portshmem_status_string(GetParam().expected);
@@ -420,7 +420,8 @@ TEST_P(OnStreamBadCall, IsRefusedAndEnqueuesNothing) {
   for (std::uint64_t v : mp::to_host(b.sig, 2)) changed += v != kSigGuard;
   for (std::uint8_t v : mp::to_host(b.priv, kBadBytes)) changed += v != kPrivGuard;
   EXPECT_EQ(changed, 0u) << "a refused call changed memory";
-  EXPECT_EQ(mp::to_host(reinterpret_cast<std::uint64_t*>(c.heap), 4), reserved) << "the reserved area changed";
+  EXPECT_EQ(mp::to_host(reinterpret_cast<std::uint64_t*>(mp::heap_start(c)), 4), reserved)
+      << "the reserved area changed";
   EXPECT_EQ(portshmem_check_device_errors(), PORTSHMEM_SUCCESS) << "a kernel ran and recorded a bad call";
   mp::barrier();
   EXPECT_EQ(hipFree(b.priv), hipSuccess);

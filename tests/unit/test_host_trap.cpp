@@ -100,11 +100,14 @@ TEST(WaitClock, ReadsNoClockBeforeThe1024thPoll) {
 
 // ---- the record of a wait that timed out, through the API -----------------------------------------------------------
 
-/// Two PEs' heaps in this process; this thread is PE 0, and PE 1 never runs.
+/// Two PEs' heaps in this process; this thread is PE 0, and PE 1 never runs. The handle names each heap's user part,
+/// after its reserved area (where the barrier's counters are).
 struct fake_pair {
   static constexpr std::size_t kHeap = 2 * portshmem::detail::kInternalHeapBytes;
   char* heaps[2] = {static_cast<char*>(std::aligned_alloc(4096, kHeap)),
                     static_cast<char*>(std::aligned_alloc(4096, kHeap))};
+  char* user_parts[2] = {heaps[0] + portshmem::detail::kInternalHeapBytes,
+                         heaps[1] + portshmem::detail::kInternalHeapBytes};
   std::int32_t places[2] = {0, 0};
   portshmem_device_error_t error{};
   portshmem::ctx c{};
@@ -112,9 +115,9 @@ struct fake_pair {
     for (char* h : heaps) std::fill(h, h + kHeap, 0);
     c.my_pe = 0;
     c.n_pes = 2;
-    c.heap = heaps[0];
-    c.heap_size = kHeap;
-    c.peer_heaps = heaps;
+    c.heap = user_parts[0];
+    c.heap_size = kHeap - portshmem::detail::kInternalHeapBytes;
+    c.peer_heaps = user_parts;
     c.pe_device = places;
     c.error = &error;
     c.timeout_ns = 50'000'000; // 50 ms

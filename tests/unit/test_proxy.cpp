@@ -32,7 +32,8 @@ struct harness {
     EXPECT_EQ(rdma::proxy::create(net, {1, 8, false}, &px), PORTSHMEM_SUCCESS);
     ctx.my_pe = 0;
     ctx.n_pes = 3;
-    ctx.heap = heap;
+    // Commands count from the heap start (`heap` here); the handle's heap is its user part, after the reserved area.
+    ctx.heap = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(heap) + portshmem::detail::kInternalHeapBytes);
     ctx.heap_size = sizeof heap;
     ctx.error = &error;
     ctx.timeout_ns = 60'000'000'000ull;

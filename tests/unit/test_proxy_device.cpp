@@ -80,7 +80,8 @@ TEST(ProxyDevice, AKernelsCommandsArriveOnceAndInOrder) {
   constexpr unsigned kAll = kBlocks * kThreads;
   device_args a{};
   a.ctx.n_pes = 2;
-  a.ctx.heap = heap;
+  a.ctx.heap = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(heap) +
+                                       portshmem::detail::kInternalHeapBytes); // commands count from `heap`
   a.ctx.heap_size = sizeof heap;
   a.ctx.error = error;
   a.ctx.timeout_ns = 60'000'000'000ull;

@@ -33,7 +33,8 @@ struct harness {
     EXPECT_EQ(rdma::proxy::create(net, {rings, capacity, false}, &px), PORTSHMEM_SUCCESS);
     ctx.my_pe = 0;
     ctx.n_pes = 2;
-    ctx.heap = heap;
+    // Commands count from the heap start (`heap` here); the handle's heap is its user part, after the reserved area.
+    ctx.heap = reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(heap) + portshmem::detail::kInternalHeapBytes);
     ctx.heap_size = sizeof heap;
     ctx.error = &error;
     ctx.timeout_ns = 60'000'000'000ull; // a deadlock fails the test instead of hanging it

@@ -13,7 +13,11 @@ namespace mm = portshmem::mm;
 namespace {
 
 struct fake_world {
-  alignas(256) char heaps[3][4096] = {};
+  // Each heap as the runtime lays it out: the reserved area (zero: no allocation table, so the debug checks judge
+  // ranges against the heap's bounds only), then the 4096-byte part the handle names.
+  static constexpr std::size_t kUser = 4096, kReserved = portshmem::detail::kInternalHeapBytes;
+  alignas(256) char storage[3][kReserved + kUser] = {};
+  char* heaps[3] = {storage[0] + kReserved, storage[1] + kReserved, storage[2] + kReserved};
   char* peers[3] = {heaps[0], heaps[1], heaps[2]};
   // PE 0 and PE 1 share GPU 0 of node 0; PE 2 runs on GPU 3 of node 1.
   std::int32_t places[3] = {0 * 65536 + 0, 0 * 65536 + 0, 1 * 65536 + 3};
@@ -23,7 +27,7 @@ struct fake_world {
     c.my_pe = 0;
     c.n_pes = 3;
     c.heap = heaps[0];
-    c.heap_size = sizeof heaps[0];
+    c.heap_size = kUser;
     c.peer_heaps = peers;
     c.pe_device = places;
     c.error = &error;

@@ -1,13 +1,19 @@
 // Argument checks of device calls, judged from the handle alone (whatever transport reaches the PE). A bad call (PE
-// out of range, address outside the symmetric heap, a range that overflows it, a scope that does not reach the PE;
-// a peer no transport reaches is the transport's to report) is recorded in the host-visible error record and
-// skipped, so it can neither crash the kernel nor write into a neighbour's memory; the host reports it. Written
-// against portshmem_ctx_t, not its alias portshmem::ctx: handle.hpp, which declares the alias, includes the load/store
+// out of range, address outside the part of the symmetric heap allocations come from — the runtime's reserved areas
+// at both ends included —, a range that overflows it, a scope that does not reach the PE; a peer no transport reaches
+// is the transport's to report) is recorded in the host-visible error record and skipped, so it can neither crash the
+// kernel nor write into a neighbour's memory; the host reports it. Debug-check builds (PORTSHMEM_DEBUG_CHECKS=1) also
+// check that a range lies in one live allocation and that a single word is aligned for its access. Written against
+// portshmem_ctx_t, not its alias portshmem::ctx: handle.hpp, which declares the alias, includes the load/store
 // transport, which uses these checks.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 #include "portshmem/arch.hpp"
 #include "portshmem/ctx.h"
+#include "portshmem/detail/internal_area.hpp"
 #include "portshmem/memory_model.hpp"
 #include "portshmem/status.h"
 
@@ -28,21 +34,85 @@ PORTSHMEM_DEVICE void record_error(const portshmem_ctx_t& c, portshmem_status_t 
   arch::fence<arch::order::release, arch::scope::system>();
 }
 
-/// Where a symmetric address lies in the heap (wrapped around for an address below it).
+/// Where a symmetric address lies from ctx.heap (wrapped around for an address below it). ctx.heap is the start of
+/// the heap's user part: the reserved area at the heap start lies kInternalHeapBytes before it, the team area at the
+/// end right after ctx.heap + ctx.heap_size, so the one comparison with ctx.heap_size refuses both.
 PORTSHMEM_DEVICE std::uintptr_t heap_offset(const portshmem_ctx_t& c, const void* addr) {
   return reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(c.heap);
 }
 
-/// Why a call naming [addr, addr + bytes) on PE pe is bad, judged from the handle alone (no memory is read, so
-/// callers can issue their first loads before the peer table's): PE out of range, an address outside the symmetric
-/// heap, or a range running past its end. PORTSHMEM_SUCCESS otherwise.
+/// The start of this PE's heap, kInternalHeapBytes before ctx.heap: where the runtime's offsets count from (the team
+/// handle's, the proxy's).
+PORTSHMEM_DEVICE char* heap_start(const portshmem_ctx_t& c) {
+  return c.heap - kInternalHeapBytes;
+}
+
+/// The runtime's own variables at the start of this PE's heap (the barrier's counters, the allocation tables).
+PORTSHMEM_DEVICE internal_area* internal_area_of(const portshmem_ctx_t& c) {
+  return reinterpret_cast<internal_area*>(heap_start(c));
+}
+
+/// Whose addresses a call names: the user's (a device API call), which must lie in [ctx.heap, ctx.heap +
+/// ctx.heap_size); or the runtime's (a team's words and scratch in the team area, addresses the library computes from
+/// the team's handle for its collectives), which are not range-checked: only the PE is.
+enum class area { user, runtime };
+
+/// Debug checks: why [offset, offset + bytes) of the user part is not inside one live allocation — in none
+/// (PORTSHMEM_ERR_NOT_SYMMETRIC) or running past its end (PORTSHMEM_ERR_OVERFLOW) —, from the table of live
+/// allocations the host publishes in the internal area; PORTSHMEM_SUCCESS too when no table is published.
+PORTSHMEM_DEVICE portshmem_status_t allocation_status(const portshmem_ctx_t& c, std::uint64_t offset,
+                                                      std::uint64_t bytes) {
+  constexpr auto kRelaxed = arch::order::relaxed;
+  constexpr auto kSys = arch::scope::system;
+  const internal_area* a = internal_area_of(c);
+  const std::uint64_t current = arch::load<arch::order::acquire, kSys>(&a->allocation_table_current);
+  if (current != 1 && current != 2) return PORTSHMEM_SUCCESS;
+  const allocation_table& t = a->allocation_tables[current - 1];
+  std::uint64_t lo = 0, hi = arch::load<kRelaxed, kSys>(&t.count);
+  if (hi > kAllocationTableEntries) hi = kAllocationTableEntries;
+  while (lo < hi) { // lo: the first range beginning after offset
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (arch::load<kRelaxed, kSys>(&t.ranges[mid].begin) <= offset) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  const std::uint64_t end = lo == 0 ? 0 : arch::load<kRelaxed, kSys>(&t.ranges[lo - 1].end);
+  if (offset >= end) return PORTSHMEM_ERR_NOT_SYMMETRIC;
+  if (bytes > end - offset) return PORTSHMEM_ERR_OVERFLOW;
+  return PORTSHMEM_SUCCESS;
+}
+
+/// Why a call naming [addr, addr + bytes) on PE pe is bad: PE out of range, an address outside the heap's user part
+/// (the reserved areas included), or a range running past its end; judged from the handle alone (no memory is read,
+/// so callers can issue their first loads before the peer table's), except in debug-check builds, which also look the
+/// range up among the live allocations. A runtime address (A) is not range-checked. PORTSHMEM_SUCCESS otherwise.
+template <area A = area::user>
 PORTSHMEM_DEVICE portshmem_status_t range_status(const portshmem_ctx_t& c, const void* addr, std::size_t bytes,
                                                  int pe) {
-  const std::uintptr_t offset = heap_offset(c, addr);
-  if (pe < 0 || pe >= c.n_pes) return PORTSHMEM_ERR_INVALID_PE;
-  if (offset >= c.heap_size) return PORTSHMEM_ERR_NOT_SYMMETRIC; // also below the heap: the subtraction wrapped
-  if (bytes > c.heap_size - offset) return PORTSHMEM_ERR_OVERFLOW;
-  return PORTSHMEM_SUCCESS;
+  if constexpr (A == area::runtime) {
+    return pe < 0 || pe >= c.n_pes ? PORTSHMEM_ERR_INVALID_PE : PORTSHMEM_SUCCESS;
+  } else {
+    const std::uintptr_t offset = heap_offset(c, addr);
+    if (pe < 0 || pe >= c.n_pes) return PORTSHMEM_ERR_INVALID_PE;
+    if (offset >= c.heap_size) return PORTSHMEM_ERR_NOT_SYMMETRIC; // also below ctx.heap: the subtraction wrapped
+    if (bytes > c.heap_size - offset) return PORTSHMEM_ERR_OVERFLOW;
+    if constexpr (PORTSHMEM_DEBUG_CHECKS) return allocation_status(c, offset, bytes);
+    return PORTSHMEM_SUCCESS;
+  }
+}
+
+/// Debug checks: whether addr is misaligned for the one access p, g, the waits and signal reads make of a T (its
+/// size, up to 8 bytes: on a GPU such an access faults instead of being skipped). Always false in release builds.
+template <class T>
+PORTSHMEM_DEVICE bool misaligned(const void* addr) {
+  if constexpr (PORTSHMEM_DEBUG_CHECKS) {
+    constexpr std::uintptr_t kAlign = sizeof(T) < 8 ? sizeof(T) : 8;
+    return reinterpret_cast<std::uintptr_t>(addr) % kAlign != 0;
+  } else {
+    return false;
+  }
 }
 
 /// Whether the call's scope (R, an mm::resolve) reaches pe. Checked only with PORTSHMEM_DEBUG_CHECKS: a device scope

@@ -1,7 +1,8 @@
 // The bodies of collectives.hpp: each collective is a fixed number of rounds (detail/team_rounds.hpp) of puts with
 // signals between the members of a team, chosen by size and team shape (docs/api.md, "Collectives", states the
 // choices, their crossovers and what each call promises). Everything moves through the public transport-neutral
-// paths (put_signal_bytes, signal_update_on), so collectives run over IPC and the proxy alike.
+// paths (put_signal_bytes, signal_update_on), so collectives run over IPC and the proxy alike; the team's words and
+// scratch are named as the runtime's addresses (area::runtime), the caller's dest as a user's.
 // Relaxed forms used, and why the model allows them:
 //  - data messages: coverage mm::comm with a strong signal (message_q): every byte a collective sends is a bypass put,
 //    which a comm-covered release publishes, so no cache write-back of the caller's ordinary stores is paid;
@@ -81,7 +82,8 @@ PORTSHMEM_DEVICE void team_barrier(const ctx& c, const team& t) {
     // Each arrival publishes as sync_all's does (coverage all): the notifying threads are not the one that quieted.
     using notify_q = mm::resolve<kSignalOpQualifiers, mm::all_t, scope_tag<R>>;
     for (int k = 1 + int(Group::rank()); k < n; k += int(Group::size())) {
-      signal_update_on<notify_q>(c, word_of(c, t, me), r.first, signal_set, team_world_pe(t, (me + k) % n));
+      signal_update_on<notify_q, area::runtime>(c, word_of(c, t, me), r.first, signal_set,
+                                                team_world_pe(t, (me + k) % n));
     }
     await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
     return;
@@ -92,7 +94,8 @@ PORTSHMEM_DEVICE void team_barrier(const ctx& c, const team& t) {
     using notify_q = mm::resolve<kSignalOpQualifiers, std::conditional_t<Quiet, mm::comm_t, mm::all_t>, scope_tag<R>>;
     for (int k = 0, dist = 1; k < count; ++k, dist *= 2) {
       const std::uint64_t value = r.first + std::uint64_t(k) * kRoundStep;
-      signal_update_on<notify_q>(c, word_of(c, t, me), value, signal_set, team_world_pe(t, (me + dist) % n));
+      signal_update_on<notify_q, area::runtime>(c, word_of(c, t, me), value, signal_set,
+                                                team_world_pe(t, (me + dist) % n));
       await_word(c, t, (me - dist % n + n) % n, value);
       acquire_after_polls<await_q<R>>(c); // each round's acquire is what the next round's arrival passes on
     }
@@ -197,7 +200,7 @@ PORTSHMEM_DEVICE void collect_bytes(const ctx& c, const team& t, void* dest, con
   auto* sizes = reinterpret_cast<std::uint64_t*>(scratch_of(c, t, r.scratch_first));
   if (Group::rank() == 0) sizes[me] = bytes;
   Group::sync();
-  send_each<Group, S>(c, t, n - 1, sizeof(std::uint64_t), [&](int k) {
+  send_each<Group, S, area::runtime>(c, t, n - 1, sizeof(std::uint64_t), [&](int k) {
     return message{sizes + me, sizes + me, sizeof(std::uint64_t), (me + k) % n, r.first};
   });
   await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
@@ -270,7 +273,7 @@ PORTSHMEM_DEVICE void reduce_with(const ctx& c, const team& t, T* dest, const T*
   if (bytes <= kReduceOneShotBytes && std::size_t(n) * bytes <= half) {
     const rounds r = take_rounds<Group>(c, t, 1, 1, fp);
     T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first));
-    send_each<Group, S>(c, t, n - 1, bytes, [&](int k) {
+    send_each<Group, S, area::runtime>(c, t, n - 1, bytes, [&](int k) {
       return message{buf + std::size_t(me) * nreduce, src, bytes, (me + k) % n, r.first};
     });
     await_members<Group, await_q<R>>(c, t, r.first, [](int) { return true; });
@@ -294,7 +297,7 @@ PORTSHMEM_DEVICE void reduce_with(const ctx& c, const team& t, T* dest, const T*
     auto count = [&](int j) { return begin(j + 1) - begin(j); };
     T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first + ch));
     const std::uint64_t scattered = r.first + 2 * ch * kRoundStep, gathered = scattered + kRoundStep;
-    send_each<Group, S>(c, t, n - 1, q * sizeof(T), [&](int k) {
+    send_each<Group, S, area::runtime>(c, t, n - 1, q * sizeof(T), [&](int k) {
       const int j = (me + k) % n;
       return message{buf + std::size_t(me) * q, src + begin(j), count(j) * sizeof(T), j, scattered};
     });
@@ -328,7 +331,7 @@ PORTSHMEM_DEVICE void reduce_scatter_with(const ctx& c, const team& t, T* dest, 
     const std::size_t off = ch * slice_max, len = nelems - off < slice_max ? nelems - off : slice_max;
     T* buf = reinterpret_cast<T*>(scratch_of(c, t, r.scratch_first + ch));
     const std::uint64_t value = r.first + ch * kRoundStep;
-    send_each<Group, S>(c, t, n - 1, len * sizeof(T), [&](int k) {
+    send_each<Group, S, area::runtime>(c, t, n - 1, len * sizeof(T), [&](int k) {
       const int j = (me + k) % n;
       return message{buf + std::size_t(me) * len, src + std::size_t(j) * nelems + off, len * sizeof(T), j, value};
     });

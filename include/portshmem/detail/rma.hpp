@@ -157,6 +157,10 @@ template <class R, class T>
 PORTSHMEM_DEVICE void put_element(const ctx& c, T* dest, T value, int pe) {
   check_rma_type<T>();
   static_assert(mm::checked<R>); // p takes no qualifier: a scope or data path does not compile
+  if (misaligned<T>(dest)) {     // debug checks only: the one coherent store of T would fault on a GPU
+    record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_P, pe, dest, sizeof(T));
+    return;
+  }
   if (transport::proxied(c, pe)) {
     if (const portshmem_status_t bad = range_status(c, dest, sizeof(T), pe); bad != PORTSHMEM_SUCCESS) {
       record_error(c, bad, PORTSHMEM_CALL_P, pe, dest, sizeof(T));
@@ -175,6 +179,10 @@ template <class R, class T>
 PORTSHMEM_DEVICE T get_element(const ctx& c, const T* src, int pe) {
   check_rma_type<T>();
   static_assert(mm::checked<R>); // g takes no qualifier
+  if (misaligned<T>(src)) {      // debug checks only
+    record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_G, pe, src, sizeof(T));
+    return T{};
+  }
   if (transport::proxied(c, pe)) {
     if (const portshmem_status_t bad = range_status(c, src, sizeof(T), pe); bad != PORTSHMEM_SUCCESS) {
       record_error(c, bad, PORTSHMEM_CALL_G, pe, src, sizeof(T));

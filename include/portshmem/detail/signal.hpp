@@ -29,20 +29,21 @@ inline constexpr unsigned kPutSignalQualifiers =
 inline constexpr unsigned kSignalOpQualifiers = mm::cat::coverage | mm::cat::scope;
 
 /// Why a signal update of sig_addr on pe is bad, judged from the handle alone: a sig_op that is neither set nor
-/// add, a misaligned signal word, or what range_status finds.
+/// add, a misaligned signal word, or what range_status finds (A: a user's word, or a team's, areas in checks.hpp).
+template <area A = area::user>
 PORTSHMEM_DEVICE portshmem_status_t signal_status(const ctx& c, const std::uint64_t* sig_addr, signal_update op,
                                                   int pe) {
   if (op != signal_set && op != signal_add) return PORTSHMEM_ERR_INVALID_ARG;
   if (reinterpret_cast<std::uintptr_t>(sig_addr) % sizeof(std::uint64_t) != 0) return PORTSHMEM_ERR_INVALID_ARG;
-  return range_status(c, sig_addr, sizeof(std::uint64_t), pe);
+  return range_status<A>(c, sig_addr, sizeof(std::uint64_t), pe);
 }
 
 /// pe's copy of the signal word, or nullptr after recording why the call is bad (only `reporter` records).
-template <class R>
+template <class R, area A = area::user>
 PORTSHMEM_DEVICE std::uint64_t* remote_signal(const ctx& c, const std::uint64_t* sig_addr, signal_update op, int pe,
                                               bool reporter) {
   if (!scope_reaches<R>(c, pe, PORTSHMEM_CALL_SIGNAL, reporter)) return nullptr;
-  if (const portshmem_status_t bad = signal_status(c, sig_addr, op, pe); bad != PORTSHMEM_SUCCESS) {
+  if (const portshmem_status_t bad = signal_status<A>(c, sig_addr, op, pe); bad != PORTSHMEM_SUCCESS) {
     if (reporter) record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, sig_addr, sizeof(std::uint64_t));
     return nullptr;
   }
@@ -93,8 +94,10 @@ PORTSHMEM_DEVICE_COLD void put_signal_proxied(ctx c, void* dest, const void* src
 /// One put-with-signal by the group: the arguments are checked first (every member reaches the same verdict, so the
 /// group stays together), the peer's heap is looked up once, the data moves as a put (ending with every member's
 /// stores joined and the group synchronized), member 0 publishes the signal, and the group synchronizes again so
-/// that a later fence or quiet by any member covers the signal too (as a put does for its data).
-template <class Group, class R, bool Blocking = true>
+/// that a later fence or quiet by any member covers the signal too (as a put does for its data). SigArea, DestArea:
+/// whose addresses the signal word and dest are (checks.hpp; the collectives' team words and scratch are the
+/// runtime's).
+template <class Group, class R, bool Blocking = true, area SigArea = area::user, area DestArea = SigArea>
 PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src, std::size_t n,
                                        std::uint64_t* sig_addr, std::uint64_t signal, signal_update op, int pe) {
   static_assert(R::path == mm::path_kind::bypass || R::cover == mm::coverage_kind::all,
@@ -102,10 +105,10 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
                 "order data left in this GPU's caches (use mm::bypass, or drop mm::comm)");
   const bool reporter = Group::rank() == 0;
   if (!scope_reaches<R>(c, pe, PORTSHMEM_CALL_SIGNAL, reporter)) return;
-  portshmem_status_t bad = signal_status(c, sig_addr, op, pe);
+  portshmem_status_t bad = signal_status<SigArea>(c, sig_addr, op, pe);
   const void* bad_addr = sig_addr;
   std::size_t bad_bytes = sizeof(std::uint64_t);
-  if (bad == PORTSHMEM_SUCCESS && n != 0 && (bad = range_status(c, dest, n, pe)) != PORTSHMEM_SUCCESS) {
+  if (bad == PORTSHMEM_SUCCESS && n != 0 && (bad = range_status<DestArea>(c, dest, n, pe)) != PORTSHMEM_SUCCESS) {
     bad_addr = dest;
     bad_bytes = n;
   }
@@ -151,13 +154,14 @@ PORTSHMEM_DEVICE void put_signal_elems(const ctx& c, T* dest, const T* src, std:
   put_signal_bytes<Group, R, Blocking>(c, dest, src, elems_bytes<T>(nelems), sig_addr, signal, op, pe);
 }
 
-/// signal_op's body: a publishing update under coverage all (or in a strict run), a relaxed one under comm.
-template <class R>
+/// signal_op's body: a publishing update under coverage all (or in a strict run), a relaxed one under comm. A: whose
+/// word it is (a team's word, for the collectives: checks.hpp).
+template <class R, area A = area::user>
 PORTSHMEM_DEVICE void signal_update_on(const ctx& c, std::uint64_t* sig_addr, std::uint64_t signal,
                                        signal_update sig_op, int pe) {
   if (transport::atomics_proxied(c)) { // the checks of remote_signal, then one SIGNAL command
     if (!scope_reaches<R>(c, pe, PORTSHMEM_CALL_SIGNAL, true)) return;
-    if (const portshmem_status_t bad = signal_status(c, sig_addr, sig_op, pe); bad != PORTSHMEM_SUCCESS) {
+    if (const portshmem_status_t bad = signal_status<A>(c, sig_addr, sig_op, pe); bad != PORTSHMEM_SUCCESS) {
       record_error(c, bad, PORTSHMEM_CALL_SIGNAL, pe, sig_addr, sizeof(std::uint64_t));
       return;
     }
@@ -166,7 +170,7 @@ PORTSHMEM_DEVICE void signal_update_on(const ctx& c, std::uint64_t* sig_addr, st
     transport::proxy::signal<R>(c, transport::proxy::at(c, sig_addr, pe), signal, sig_op, mapped);
     return;
   }
-  std::uint64_t* sig = remote_signal<R>(c, sig_addr, sig_op, pe, true);
+  std::uint64_t* sig = remote_signal<R, A>(c, sig_addr, sig_op, pe, true);
   if (!sig) return;
   if (R::cover == mm::coverage_kind::all || strict_run<R>(c)) {
     transport::ipc::publish_signal<R>(c, sig, signal, sig_op);
@@ -175,24 +179,31 @@ PORTSHMEM_DEVICE void signal_update_on(const ctx& c, std::uint64_t* sig_addr, st
   }
 }
 
+/// Whether this PE's own signal word may be read (misaligned: debug checks only), else records why.
+PORTSHMEM_DEVICE bool local_signal_ok(const ctx& c, const std::uint64_t* sig_addr) {
+  if (misaligned<std::uint64_t>(sig_addr)) {
+    record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_SIGNAL, c.my_pe, sig_addr, sizeof(std::uint64_t));
+    return false;
+  }
+  if (!is_local_symmetric(c, sig_addr, sizeof(std::uint64_t))) {
+    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_SIGNAL, c.my_pe, sig_addr, sizeof(std::uint64_t));
+    return false;
+  }
+  return true;
+}
+
 /// signal_fetch's body: this PE's own signal word, one coherent load.
 template <class R>
 PORTSHMEM_DEVICE std::uint64_t fetch_signal(const ctx& c, const std::uint64_t* sig_addr) {
   static_assert(mm::checked<R>); // signal_fetch takes no qualifier
-  if (!is_local_symmetric(c, sig_addr, sizeof(std::uint64_t))) {
-    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_SIGNAL, c.my_pe, sig_addr, sizeof(std::uint64_t));
-    return 0;
-  }
+  if (!local_signal_ok(c, sig_addr)) return 0;
   return arch::load<arch::order::relaxed, kDataScope>(sig_addr);
 }
 
 /// signal_wait_until's body: wait_until's spin and acquire on this PE's own signal word.
 template <class R>
 PORTSHMEM_DEVICE std::uint64_t wait_signal(const ctx& c, std::uint64_t* sig_addr, cmp op, std::uint64_t value) {
-  if (!is_local_symmetric(c, sig_addr, sizeof(std::uint64_t))) {
-    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_SIGNAL, c.my_pe, sig_addr, sizeof(std::uint64_t));
-    return 0;
-  }
+  if (!local_signal_ok(c, sig_addr)) return 0;
   std::uint64_t seen = 0;
   spin_until(
       c,

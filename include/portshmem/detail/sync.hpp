@@ -66,7 +66,7 @@ PORTSHMEM_DEVICE void pe_quiet_all(const ctx& c, const int* pes, std::size_t npe
 /// nothing is reset and a fast PE's next barrier cannot be mistaken for this one.
 template <class R>
 PORTSHMEM_DEVICE void dissemination_barrier(const ctx& c) {
-  auto* mine = reinterpret_cast<internal_area*>(c.heap);
+  internal_area* mine = internal_area_of(c);
   // One thread per PE at a time, but successive barriers may be called from different blocks (or SMs / XCDs): the
   // count is read and written coherently, like every other library access to symmetric memory.
   const std::uint64_t epoch = arch::load<arch::order::relaxed, kDataScope>(&mine->barrier_epoch) + 1;

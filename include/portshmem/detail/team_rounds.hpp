@@ -1,6 +1,9 @@
 // The synchronization every team collective is built from (the slot layout and the round rule: detail/team_state.hpp).
 // A call takes its rounds from the team's counter, sends with put-with-signal or signal_op (the public transport-
-// neutral paths, so IPC and the proxy both carry collectives), and waits by polling this PE's words of the slot.
+// neutral paths, so IPC and the proxy both carry collectives), and waits by polling this PE's words of the slot. The
+// slot lies in the runtime's team area at the heap's end, outside the user part device calls may name (ctx.heap,
+// ctx.heap_size): its words and scratch go through those paths as the runtime's addresses (area::runtime, not range-
+// checked; the slot's offsets are the team handle's, checked by team_usable).
 // A word's value is round << kFingerprintBits | a fingerprint of the call (its kind, sizes, root, operator), so a
 // debug-check build can tell a member that made a different call from one that is merely late.
 #pragma once
@@ -56,12 +59,12 @@ struct rounds {
 inline constexpr std::uint64_t kRoundStep = std::uint64_t{1} << kFingerprintBits;
 
 PORTSHMEM_DEVICE team_header* header_of(const ctx& c, const team& t) {
-  return reinterpret_cast<team_header*>(c.heap + t.state_offset);
+  return reinterpret_cast<team_header*>(heap_start(c) + t.state_offset);
 }
 
 /// This PE's word for member `from` (symmetric: the same address names `from`'s word on any member).
 PORTSHMEM_DEVICE std::uint64_t* word_of(const ctx& c, const team& t, int from) {
-  return reinterpret_cast<std::uint64_t*>(c.heap + t.state_offset + kTeamHeaderBytes) + from;
+  return reinterpret_cast<std::uint64_t*>(heap_start(c) + t.state_offset + kTeamHeaderBytes) + from;
 }
 
 /// Bytes of each of the two scratch halves.
@@ -71,7 +74,7 @@ PORTSHMEM_DEVICE std::size_t scratch_half(const team& t) {
 
 /// The scratch half of scratch use u (symmetric).
 PORTSHMEM_DEVICE char* scratch_of(const ctx& c, const team& t, std::uint64_t use) {
-  return c.heap + t.scratch_offset + (use % 2) * scratch_half(t);
+  return heap_start(c) + t.scratch_offset + (use % 2) * scratch_half(t);
 }
 
 /// Called by every member of the group: reserves `count` rounds and `scratch_uses` scratch uses on t. Members of a
@@ -99,7 +102,8 @@ using message_q = mm::resolve<kPutSignalQualifiers, mm::comm_t, mm::strong_t, S>
 
 /// The group sends bytes from src to member `to`'s dest and then sets this PE's word there to `value`; to == me
 /// copies locally and sets nothing (nobody waits on a PE's own word). Either way the group is synchronized on return.
-template <class Group, class S>
+/// Dest: whose address dest is, the caller's (area::user, checked like a put's) or the slot's scratch (area::runtime).
+template <class Group, class S, area Dest = area::user>
 PORTSHMEM_DEVICE void send(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes, int to,
                            std::uint64_t value) {
   if (to == t.my_index) {
@@ -109,8 +113,8 @@ PORTSHMEM_DEVICE void send(const ctx& c, const team& t, void* dest, const void* 
     Group::sync(); // as a put ends: the whole copy is done before any member goes on
     return;
   }
-  put_signal_bytes<Group, message_q<S>>(c, dest, src, bytes, word_of(c, t, t.my_index), value, signal_set,
-                                        team_world_pe(t, to));
+  put_signal_bytes<Group, message_q<S>, true, area::runtime, Dest>(c, dest, src, bytes, word_of(c, t, t.my_index),
+                                                                   value, signal_set, team_world_pe(t, to));
 }
 
 /// Messages up to this size go to the members in parallel, one wave of the block per member; larger ones one member at
@@ -129,8 +133,8 @@ struct message {
 /// The group sends message_of(k) for k = 1 .. count, each to a member other than this one, and is synchronized on
 /// return. A block sends messages of at most kFanOutWaveBytes (max_bytes bounds them all) in parallel, its waves taking
 /// the members in turn; each wave's put-with-signal is the wave form of the same call, so each message promises what
-/// send's does. Otherwise the messages go one after the other, each by the whole group.
-template <class Group, class S, class MessageOf>
+/// send's does. Otherwise the messages go one after the other, each by the whole group. Dest: as send's.
+template <class Group, class S, area Dest = area::user, class MessageOf>
 PORTSHMEM_DEVICE void send_each(const ctx& c, const team& t, int count, std::size_t max_bytes,
                                 const MessageOf& message_of) {
   if constexpr (std::is_same_v<Group, block_group>) {
@@ -138,7 +142,7 @@ PORTSHMEM_DEVICE void send_each(const ctx& c, const team& t, int count, std::siz
     if (waves > 1 && count > 1 && max_bytes <= kFanOutWaveBytes) {
       for (int k = 1 + int(arch::thread_rank() / arch::wave_size()); k <= count; k += int(waves)) {
         const message m = message_of(k);
-        send<wave_group, S>(c, t, m.dest, m.src, m.bytes, m.to, m.value);
+        send<wave_group, S, Dest>(c, t, m.dest, m.src, m.bytes, m.to, m.value);
       }
       Group::sync();
       return;
@@ -146,7 +150,7 @@ PORTSHMEM_DEVICE void send_each(const ctx& c, const team& t, int count, std::siz
   }
   for (int k = 1; k <= count; ++k) {
     const message m = message_of(k);
-    send<Group, S>(c, t, m.dest, m.src, m.bytes, m.to, m.value);
+    send<Group, S, Dest>(c, t, m.dest, m.src, m.bytes, m.to, m.value);
   }
 }
 
@@ -155,7 +159,7 @@ PORTSHMEM_DEVICE void send_each(const ctx& c, const team& t, int count, std::siz
 template <class Group, class R>
 PORTSHMEM_DEVICE void notify(const ctx& c, const team& t, int to, std::uint64_t value) {
   if (Group::rank() == 0) {
-    signal_update_on<R>(c, word_of(c, t, t.my_index), value, signal_set, team_world_pe(t, to));
+    signal_update_on<R, area::runtime>(c, word_of(c, t, t.my_index), value, signal_set, team_world_pe(t, to));
   }
 }
 
@@ -209,12 +213,13 @@ PORTSHMEM_DEVICE void await_members(const ctx& c, const team& t, std::uint64_t v
   Group::sync();
 }
 
-/// Whether the caller may run a collective on t: a member of a well-formed team (else recorded, once for the group's
-/// one call, and skipped).
+/// Whether the caller may run a collective on t: a member of a well-formed team whose slot lies in the team area
+/// (past the heap's user part; its offsets count from the heap start), else recorded, once for the group's one call,
+/// and skipped.
 template <class Group>
 PORTSHMEM_DEVICE bool team_usable(const ctx& c, const team& t) {
-  if (t.size >= 1 && t.my_index >= 0 && t.my_index < t.size && t.state_offset + kTeamHeaderBytes < c.heap_size &&
-      team_world_pe(t, t.my_index) == c.my_pe) {
+  if (t.size >= 1 && t.my_index >= 0 && t.my_index < t.size && t.state_offset >= kInternalHeapBytes + c.heap_size &&
+      t.scratch_offset > t.state_offset && team_world_pe(t, t.my_index) == c.my_pe) {
     return true;
   }
   if (Group::rank() == 0) {

@@ -37,14 +37,25 @@ inline constexpr unsigned kWaitQualifiers = mm::cat::acquire | mm::cat::scope;
 template <class T>
 inline constexpr bool kWaitType = std::is_integral_v<T> && !std::is_same_v<T, bool> && kAtomicWord<T>;
 
+/// Whether this PE's own variable *ivar may be polled (misaligned: debug checks only), else records why.
+template <class T>
+PORTSHMEM_DEVICE bool local_word_ok(const ctx& c, const T* ivar) {
+  if (misaligned<T>(ivar)) {
+    record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
+    return false;
+  }
+  if (!is_local_symmetric(c, ivar, sizeof(T))) {
+    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
+    return false;
+  }
+  return true;
+}
+
 /// wait_until's body.
 template <class R, class T>
 PORTSHMEM_DEVICE void wait_value(const ctx& c, T* ivar, cmp op, T value) {
   static_assert(kWaitType<T>, "wait_until takes integer types of 1, 2, 4 or 8 bytes");
-  if (!is_local_symmetric(c, ivar, sizeof(T))) {
-    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
-    return;
-  }
+  if (!local_word_ok(c, ivar)) return;
   spin_until(
       c, [&] { return compare(load_value<kPollOrder<R>, kDataScope>(ivar), op, value); }, PORTSHMEM_CALL_WAIT, ivar,
       std::uint64_t(value), op);
@@ -55,10 +66,7 @@ PORTSHMEM_DEVICE void wait_value(const ctx& c, T* ivar, cmp op, T value) {
 template <class R, class T>
 PORTSHMEM_DEVICE bool test_value(const ctx& c, T* ivar, cmp op, T value) {
   static_assert(kWaitType<T>, "test takes integer types of 1, 2, 4 or 8 bytes");
-  if (!is_local_symmetric(c, ivar, sizeof(T))) {
-    record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivar, sizeof(T));
-    return false;
-  }
+  if (!local_word_ok(c, ivar)) return false;
   if (!compare(load_value<kPollOrder<R>, kDataScope>(ivar), op, value)) return false;
   observed<R>(c);
   return true;

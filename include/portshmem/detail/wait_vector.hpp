@@ -35,9 +35,13 @@ PORTSHMEM_DEVICE bool included(const int* status, std::size_t i) {
   return !status || status[i] == 0;
 }
 
-/// Whether ivars[0, n) lies in this PE's symmetric heap; records the bad call when not.
+/// Whether ivars[0, n) lies in this PE's symmetric heap (and, debug checks, is aligned); records the bad call when not.
 template <class T>
 PORTSHMEM_DEVICE bool local_array(const ctx& c, const T* ivars, std::size_t n) {
+  if (misaligned<T>(ivars)) {
+    record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_WAIT, c.my_pe, ivars, sizeof(T)); // the word's size
+    return false;
+  }
   if (n <= c.heap_size / sizeof(T) && is_local_symmetric(c, ivars, n * sizeof(T))) return true;
   record_error(c, PORTSHMEM_ERR_NOT_SYMMETRIC, PORTSHMEM_CALL_WAIT, c.my_pe, ivars, n * sizeof(T));
   return false;

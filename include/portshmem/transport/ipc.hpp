@@ -47,7 +47,8 @@ namespace portshmem::transport::ipc {
 
 // ---- resolve --------------------------------------------------------------------------------------------------------
 
-/// pe's heap as mapped in this process (pe in range), nullptr where no load/store path reaches it.
+/// pe's heap as mapped in this process (pe in range), at the point that matches ctx.heap (the start of its user part),
+/// nullptr where no load/store path reaches it.
 PORTSHMEM_DEVICE char* mapped_heap(const portshmem_ctx_t& c, int pe) {
   return c.peer_heaps[pe];
 }
@@ -225,11 +226,12 @@ PORTSHMEM_DEVICE void update_signal(std::uint64_t* sig, std::uint64_t value, sig
   }
 }
 
-/// A barrier arrival: adds 1 to pe's round-k counter (detail::internal_area, at the same offset in every heap) once
-/// what R's coverage names is published. pe is mapped (transport/dispatch.hpp sends the others to the proxy).
+/// A barrier arrival: adds 1 to pe's round-k counter (detail::internal_area, at the same offset in every heap, just
+/// before the mapped user part) once what R's coverage names is published. pe is mapped (transport/dispatch.hpp sends
+/// the others to the proxy).
 template <class R>
 PORTSHMEM_DEVICE void arrive(const portshmem_ctx_t& c, int pe, int k) {
-  auto* theirs = reinterpret_cast<detail::internal_area*>(mapped_heap(c, pe));
+  auto* theirs = reinterpret_cast<detail::internal_area*>(mapped_heap(c, pe) - detail::kInternalHeapBytes);
   publish_add<R>(c, &theirs->barrier_arrivals[k], std::uint64_t(1));
 }
 

@@ -56,12 +56,13 @@ PORTSHMEM_DEVICE bool active(const portshmem_ctx_t& c) {
 /// pe's copy of a symmetric location, as the proxy names it.
 struct target {
   int pe;
-  std::uint64_t offset; ///< in pe's heap (the same in every heap)
+  std::uint64_t offset; ///< from the start of pe's heap (the same in every heap; the proxy's networks count from it)
 };
 
-/// The target of the symmetric addr on pe (arguments already checked).
+/// The target of the symmetric addr on pe (arguments already checked): its offset from ctx.heap, plus the reserved
+/// area before ctx.heap.
 PORTSHMEM_DEVICE target at(const portshmem_ctx_t& c, const void* addr, int pe) {
-  return {pe, std::uint64_t(detail::heap_offset(c, addr))};
+  return {pe, std::uint64_t(detail::heap_offset(c, addr)) + portshmem::detail::kInternalHeapBytes};
 }
 
 /// The call's qualifiers as the command's qualifier word (opaque to the proxy, passed to the network): bit 0 coverage

@@ -30,9 +30,10 @@ inline constexpr auto kRelaxed = arch::order::relaxed;
 inline constexpr auto kAcquire = arch::order::acquire;
 inline constexpr auto kRelease = arch::order::release;
 
-/// The symmetric address a command names, in the caller's address space (for error records).
+/// The symmetric address a command names (remote counts from the heap start, kInternalHeapBytes before ctx.heap), in
+/// the caller's address space (for error records).
 PORTSHMEM_DEVICE const void* named_address(const portshmem_ctx_t& c, std::uint64_t remote) {
-  return c.heap + remote;
+  return portshmem::detail::heap_start(c) + remote;
 }
 
 /// Protocol step 3: words 1..7 relaxed, then seq with release (system scope: the reader is the proxy's CPU thread).

@@ -96,7 +96,10 @@ TEST(Teams, WorldAndShared) {
   if (!std::getenv("PORTSHMEM_TEAM_SCRATCH")) EXPECT_EQ(w.scratch_bytes, 512u * 1024u);
   EXPECT_GT(w.scratch_offset, w.state_offset);
   portshmem::ctx c = mp::context();
-  EXPECT_LE(w.scratch_offset + w.scratch_bytes, c.heap_size) << "the team area lies inside the heap";
+  // The team area follows the part of the heap allocations come from (the handle's offsets count from the heap start,
+  // kInternalHeapBytes before ctx.heap).
+  EXPECT_GE(w.state_offset, portshmem::detail::kInternalHeapBytes + c.heap_size)
+      << "the team area follows the user part";
   portshmem_team_config_t cfg{-7};
   EXPECT_EQ(portshmem_team_get_config(PORTSHMEM_TEAM_WORLD, PORTSHMEM_TEAM_NUM_CONTEXTS, &cfg), PORTSHMEM_SUCCESS);
   EXPECT_GE(cfg.num_contexts, 0);

@@ -38,15 +38,20 @@
 
 // PORTSHMEM_DEVICE_COLD: a device function kept out of line, for paths the hot ones must not pay for in code size and
 // registers (the RDMA proxy's, taken only for PEs without a load/store path).
+// PORTSHMEM_DEVICE_OUTLINED: a device function called from many sites of one kernel, kept out of line so that each
+// site costs a call rather than a copy of its body (the collectives' messages and waits: inlined everywhere, they
+// made one collective kernel minutes of compilation; a call costs nanoseconds against a message's microseconds).
 #if PORTSHMEM_GPU_COMPILER
 #define PORTSHMEM_DEVICE __device__ __forceinline__
 #define PORTSHMEM_DEVICE_COLD __device__ __noinline__ inline
+#define PORTSHMEM_DEVICE_OUTLINED __device__ __noinline__ inline
 #define PORTSHMEM_HOST_DEVICE __host__ __device__ __forceinline__
 #define PORTSHMEM_GLOBAL __global__
 #define PORTSHMEM_DEVICE_VAR __device__
 #else
 #define PORTSHMEM_DEVICE inline
 #define PORTSHMEM_DEVICE_COLD inline
+#define PORTSHMEM_DEVICE_OUTLINED inline
 #define PORTSHMEM_HOST_DEVICE inline
 #define PORTSHMEM_GLOBAL
 #define PORTSHMEM_DEVICE_VAR

@@ -104,8 +104,8 @@ using message_q = mm::resolve<kPutSignalQualifiers, mm::comm_t, mm::strong_t, S>
 /// copies locally and sets nothing (nobody waits on a PE's own word). Either way the group is synchronized on return.
 /// Dest: whose address dest is, the caller's (area::user, checked like a put's) or the slot's scratch (area::runtime).
 template <class Group, class S, area Dest = area::user>
-PORTSHMEM_DEVICE void send(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes, int to,
-                           std::uint64_t value) {
+PORTSHMEM_DEVICE_OUTLINED void send(const ctx& c, const team& t, void* dest, const void* src, std::size_t bytes, int to,
+                                    std::uint64_t value) {
   if (to == t.my_index) {
     if (bytes && dest != src) {
       copy_bytes<arch::cache::keep, arch::cache::keep, kDataScope>(dest, src, bytes, Group::rank(), Group::size());
@@ -166,7 +166,7 @@ PORTSHMEM_DEVICE void notify(const ctx& c, const team& t, int to, std::uint64_t 
 /// One member of the group polls member from's word until it reaches the round of `value` (relaxed polls: the caller
 /// acquires once, after all of them); a debug-check build records a member whose word shows this round with another
 /// call's fingerprint.
-PORTSHMEM_DEVICE void await_word(const ctx& c, const team& t, int from, std::uint64_t value) {
+PORTSHMEM_DEVICE_OUTLINED void await_word(const ctx& c, const team& t, int from, std::uint64_t value) {
   std::uint64_t* word = word_of(c, t, from);
   const std::uint64_t round_floor = value & ~kFingerprintMask;
   std::uint64_t seen = 0;

@@ -1,0 +1,68 @@
+// The NVSHMEM backend of the collective workload's kernels (coll_kernels.hpp): the same members as the portshmem
+// policies (backend_portshmem.hpp), each one NVSHMEM device call with its own (OpenSHMEM) semantics, so the kernels
+// compile unchanged against NVSHMEM: the NVSHMEM run executes the same kernel structure as the strict and relaxed
+// ones. Written from NVSHMEM's API documentation; built only for the nvidia platform when PORTSHMEM_NVSHMEM_HOME names
+// an install (relocatable device code). Included by nvshmem_side.cu only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#include "coll_args.hpp"
+
+#define WL_DEVICE __device__ __forceinline__
+#define WL_GLOBAL __global__
+#define WL_HOST_DEVICE __host__ __device__ __forceinline__
+
+namespace wl {
+
+namespace dev {
+WL_DEVICE unsigned thread_rank() {
+  return threadIdx.x;
+}
+WL_DEVICE unsigned block_threads() {
+  return blockDim.x;
+}
+WL_DEVICE unsigned block_rank() {
+  return blockIdx.x;
+}
+WL_DEVICE unsigned grid_blocks() {
+  return gridDim.x;
+}
+WL_DEVICE unsigned wave_size() {
+  return warpSize;
+}
+WL_DEVICE void block_sync() {
+  __syncthreads();
+}
+} // namespace dev
+
+/// NVSHMEM has no qualifiers: its put-with-signal orders the signal after the call's data, its waits acquire, its
+/// quiet completes everything (OpenSHMEM 1.5 semantics; NVSHMEM's scopes are not part of the API).
+struct nvshmem_policy {
+  int me, n;
+  static constexpr const char* name = "nvshmem";
+
+  WL_DEVICE int my_pe() const { return me; }
+  WL_DEVICE int n_pes() const { return n; }
+
+  WL_DEVICE void put_signal(grp g, void* d, const void* s, std::size_t bytes, std::uint64_t* sig, int pe) const {
+    if (g == grp::wave) {
+      nvshmemx_putmem_signal_nbi_warp(d, s, bytes, sig, 1, NVSHMEM_SIGNAL_ADD, pe);
+    } else {
+      nvshmemx_putmem_signal_nbi_block(d, s, bytes, sig, 1, NVSHMEM_SIGNAL_ADD, pe);
+    }
+  }
+  WL_DEVICE void wait_data(std::uint64_t* words, int skip, std::uint64_t t) const {
+    for (int p = 0; p < n; ++p) {
+      if (p != skip) nvshmem_signal_wait_until(words + p, NVSHMEM_CMP_GE, t);
+    }
+  }
+  WL_DEVICE void wait_after(std::uint64_t* words, int skip, std::uint64_t t, bool) const { wait_data(words, skip, t); }
+  WL_DEVICE void quiet() const { nvshmem_quiet(); }
+};
+
+} // namespace wl

@@ -20,6 +20,9 @@
 #define WL_DEVICE PORTSHMEM_DEVICE
 #define WL_GLOBAL PORTSHMEM_GLOBAL
 #define WL_HOST_DEVICE PORTSHMEM_HOST_DEVICE
+// The policies' messages and waits stay out of line: the kernels call them from several places and for two groups,
+// and inlined everywhere they made this one file minutes of nvcc (a call costs nanoseconds against a message's µs).
+#define WL_OUTLINED PORTSHMEM_DEVICE_OUTLINED
 
 namespace wl {
 
@@ -59,7 +62,7 @@ struct strict_policy {
 
   /// Data then a signal add of 1: coverage all (also publishes the caller's ordinary stores), strong (after every
   /// earlier op toward pe as well), system scope.
-  WL_DEVICE void put_signal(grp g, void* d, const void* s, std::size_t n, std::uint64_t* sig, int pe) const {
+  WL_OUTLINED void put_signal(grp g, void* d, const void* s, std::size_t n, std::uint64_t* sig, int pe) const {
     if (g == grp::wave) {
       ps::putmem_signal_nbi_wave(c, d, s, n, sig, 1, ps::signal_add, pe, ps::mm::all, ps::mm::strong, ps::mm::system);
     } else {
@@ -68,13 +71,13 @@ struct strict_policy {
   }
 
   /// Waits until every word but words[skip] is >= t, one acquire wait (system scope) per word.
-  WL_DEVICE void wait_data(std::uint64_t* words, int skip, std::uint64_t t) const {
+  WL_OUTLINED void wait_data(std::uint64_t* words, int skip, std::uint64_t t) const {
     for (int p = 0; p < n_pes(); ++p) {
       if (p != skip) ps::signal_wait_until(c, words + p, ps::cmp::ge, t, ps::mm::acquire, ps::mm::system);
     }
   }
   /// The same waits where nothing after them reads the data (the all-gather's and alltoall's end of a call).
-  WL_DEVICE void wait_after(std::uint64_t* words, int skip, std::uint64_t t, bool) const { wait_data(words, skip, t); }
+  WL_OUTLINED void wait_after(std::uint64_t* words, int skip, std::uint64_t t, bool) const { wait_data(words, skip, t); }
 
   /// Quiet with coverage all at system scope, once per thread at the end of the kernel.
   WL_DEVICE void quiet() const { ps::quiet(c, ps::mm::all, ps::mm::system); }
@@ -102,7 +105,7 @@ struct relaxed_policy {
   ///    strong signal would add A10's edges from every earlier put to that PE, which nothing here reads through.
   ///  - scope node: every PE is on this node (checked by the host before the run), so node scope leaves no PE out
   ///    (A16; SCOPE+node+same). mm::device would narrow it further only where every PE is on one GPU.
-  WL_DEVICE void put_signal(grp g, void* d, const void* s, std::size_t n, std::uint64_t* sig, int pe) const {
+  WL_OUTLINED void put_signal(grp g, void* d, const void* s, std::size_t n, std::uint64_t* sig, int pe) const {
     if (g == grp::wave) {
       ps::putmem_signal_nbi_wave(c, d, s, n, sig, 1, ps::signal_add, pe, ps::mm::comm, ps::mm::weak, ps::mm::node);
     } else {
@@ -115,7 +118,7 @@ struct relaxed_policy {
   /// wait_until does, paid once after the last word (wait_vector.hpp: relaxed polls and one acquire fence where an
   /// acquire load is not the cheaper poll). Acquire, not comm, because the reduction reads with ordinary loads
   /// (A12; WAIT/comm+load is allowed). The other threads of the block read after a block barrier behind this thread.
-  WL_DEVICE void wait_data(std::uint64_t* words, int skip, std::uint64_t t) const {
+  WL_OUTLINED void wait_data(std::uint64_t* words, int skip, std::uint64_t t) const {
     ps::wait_until_all(c, words, std::size_t(n_pes()), skip < 0 ? nullptr : not_me, ps::cmp::ge, t, ps::mm::acquire,
                        ps::mm::node);
   }
@@ -125,7 +128,7 @@ struct relaxed_policy {
   /// thread's later writes and Q events; WAIT/relaxed+get shows that it orders no read), which is all the scratch
   /// reuse argument needs (coll_kernels.hpp). The last call of the launch waits with acquire strength, so the data
   /// in dest is ordered before the kernel's end, after which the host reads it.
-  WL_DEVICE void wait_after(std::uint64_t* words, int skip, std::uint64_t t, bool last) const {
+  WL_OUTLINED void wait_after(std::uint64_t* words, int skip, std::uint64_t t, bool last) const {
     const int* status = skip < 0 ? nullptr : not_me;
     const std::size_t n = std::size_t(n_pes());
     if (last) {

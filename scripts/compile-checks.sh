@@ -28,7 +28,7 @@ cmake -S . -B build-amd "${amd[@]}" -DPORTSHMEM_AMD_ARCHS=gfx942 >/dev/null
 cmake --build build-amd
 echo "== amd platform (clang-19): the library for gfx90a and gfx942"
 cmake -S . -B build-amd-lib "${amd[@]}" -DPORTSHMEM_AMD_ARCHS="gfx90a;gfx942" -DPORTSHMEM_BUILD_TESTS=OFF \
-  -DPORTSHMEM_BUILD_EXAMPLES=OFF -DPORTSHMEM_BUILD_BENCHMARKS=OFF >/dev/null
+  -DPORTSHMEM_BUILD_EXAMPLES=OFF -DPORTSHMEM_BUILD_BENCHMARKS=OFF -DPORTSHMEM_BUILD_WORKLOADS=OFF >/dev/null
 cmake --build build-amd-lib
 took "the amd builds"
 

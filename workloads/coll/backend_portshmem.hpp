@@ -77,7 +77,9 @@ struct strict_policy {
     }
   }
   /// The same waits where nothing after them reads the data (the all-gather's and alltoall's end of a call).
-  WL_OUTLINED void wait_after(std::uint64_t* words, int skip, std::uint64_t t, bool) const { wait_data(words, skip, t); }
+  WL_OUTLINED void wait_after(std::uint64_t* words, int skip, std::uint64_t t, bool) const {
+    wait_data(words, skip, t);
+  }
 
   /// Quiet with coverage all at system scope, once per thread at the end of the kernel.
   WL_DEVICE void quiet() const { ps::quiet(c, ps::mm::all, ps::mm::system); }

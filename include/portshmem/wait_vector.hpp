@@ -7,10 +7,11 @@
 //   some  waits until at least one does, writes the indices of all included elements that do to indices[], returns
 //         their count; 0 at once when none is included
 //   test_ the same conditions checked once, without waiting (test_any: SIZE_MAX, test_some: 0 when none holds)
-// Qualifiers are wait_until's (wait.hpp): acquire strength mm::acquire (default) | mm::comm | mm::relaxed, and scope.
-// The polls are coherent loads; the acquire is paid once, after the condition held (a test that fails pays nothing).
-// An array outside the symmetric heap is recorded as a bad call: nothing is waited for, any/some return SIZE_MAX / 0
-// and test_all returns false.
+// The element types and their comparison are wait_until's (integers of 1-8 bytes, float and double compared as
+// floating values: wait.hpp says what a NaN does). Qualifiers are wait_until's (wait.hpp): acquire strength mm::acquire
+// (default) | mm::comm | mm::relaxed, and scope. The polls are coherent loads; the acquire is paid once, after the
+// condition held (a test that fails pays nothing). An array outside the symmetric heap is recorded as a bad call:
+// nothing is waited for, any/some return SIZE_MAX / 0 and test_all returns false.
 #pragma once
 
 #include <cstddef>

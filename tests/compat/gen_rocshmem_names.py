@@ -25,7 +25,9 @@ AMO_STANDARD = [("int", "int"), ("long", "long"), ("longlong", "long long"), ("u
 AMO_EXTENDED_ONLY = [("float", "float"), ("double", "double")]
 AMO_BITWISE = [("uint", "unsigned int"), ("ulong", "unsigned long"), ("ulonglong", "unsigned long long"),
                ("int32", "int32_t"), ("int64", "int64_t"), ("uint32", "uint32_t"), ("uint64", "uint64_t")]
-WAIT = [t for t in RMA if t[0] not in ("float", "double")]  # portshmem waits on integer words of 1, 2, 4, 8 bytes
+# rocSHMEM's wait types (its 13 C types incl. float and double, uint64) and the other sized types of its RMA table;
+# portshmem polls integers of 1, 2, 4, 8 bytes, and float/double as the same-size integer compared as floating values.
+WAIT = RMA
 COLL = RMA_STD
 REDUCE_ARITH = [("short", "short"), ("int", "int"), ("long", "long"), ("longlong", "long long"), ("float", "float"),
                 ("double", "double")]
@@ -176,8 +178,38 @@ def wait(cases):
                       "%s* ivars, size_t nelems, size_t* indices, const int* status, int cmp, %s val" % (t, t),
                       "return portshmem::wait_until_some(@C, ivars, nelems, indices, status, portshmem::cmp(cmp), "
                       "val)", cases, "CASE_WAIT_SOME(%s, @N, @X)" % c))
-    return header("wait_until/test on one variable and wait_until_all/any/some on arrays, for the integer types.",
-                  "\n".join(o))
+        # rocSHMEM's device _vector forms take one compare value (not an array): each element is compared with it, as
+        # in the plain form.
+        o.append(both("void", tn + "_wait_until_all_vector",
+                      "%s* ivars, size_t nelems, const int* status, int cmp, %s val" % (t, t),
+                      "portshmem::wait_until_all(@C, ivars, nelems, status, portshmem::cmp(cmp), val)", cases,
+                      "CASE_WAIT_ALL(%s, @N, @X)" % c))
+        o.append(both("size_t", tn + "_wait_until_any_vector",
+                      "%s* ivars, size_t nelems, const int* status, int cmp, %s val" % (t, t),
+                      "return portshmem::wait_until_any(@C, ivars, nelems, status, portshmem::cmp(cmp), val)", cases,
+                      "CASE_WAIT_ANY(%s, @N, @X)" % c))
+        o.append(both("size_t", tn + "_wait_until_some_vector",
+                      "%s* ivars, size_t nelems, size_t* indices, const int* status, int cmp, %s val" % (t, t),
+                      "return portshmem::wait_until_some(@C, ivars, nelems, indices, status, portshmem::cmp(cmp), "
+                      "val)", cases, "CASE_WAIT_SOME(%s, @N, @X)" % c))
+        # test_all/any/some[_vector]: rocSHMEM declares none; OpenSHMEM 1.5's (and NVSHMEM's) signatures, the _vector
+        # forms comparing element i with cmp_values[i].
+        for vec, vt, vn in (("", t, "val"), ("_vector", "const %s*" % t, "cmp_values")):
+            cv = "V" if vec else "S"
+            o.append(both("int", tn + "_test_all" + vec,
+                          "%s* ivars, size_t nelems, const int* status, int cmp, %s %s" % (t, vt, vn),
+                          "return portshmem::test_all%s(@C, ivars, nelems, status, portshmem::cmp(cmp), %s) ? 1 : 0" %
+                          (vec, vn), cases, "CASE_TEST_ALL_%s(%s, @N, @X)" % (cv, c)))
+            o.append(both("size_t", tn + "_test_any" + vec,
+                          "%s* ivars, size_t nelems, const int* status, int cmp, %s %s" % (t, vt, vn),
+                          "return portshmem::test_any%s(@C, ivars, nelems, status, portshmem::cmp(cmp), %s)" %
+                          (vec, vn), cases, "CASE_TEST_ANY_%s(%s, @N, @X)" % (cv, c)))
+            o.append(both("size_t", tn + "_test_some" + vec,
+                          "%s* ivars, size_t nelems, size_t* indices, const int* status, int cmp, %s %s" % (t, vt, vn),
+                          "return portshmem::test_some%s(@C, ivars, nelems, indices, status, portshmem::cmp(cmp), %s)" %
+                          (vec, vn), cases, "CASE_TEST_SOME_%s(%s, @N, @X)" % (cv, c)))
+    return header("wait_until/test on one variable, wait_until_all/any/some[_vector] and test_all/any/some[_vector] on "
+                  "arrays: integer types, float and double.", "\n".join(o))
 
 
 def coll(cases):

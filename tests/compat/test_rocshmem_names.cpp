@@ -6,6 +6,7 @@
 // check passed on this PE.
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <hip/hip_runtime.h>
@@ -256,6 +257,57 @@ T combine(const char* op, T a, T b) {
              *done = NAME(__VA_ARGS__ v, ROCSHMEM_CMP_EQ, T(3)) * 10 + NAME(__VA_ARGS__ v, ROCSHMEM_CMP_EQ, T(4))),    \
             *done == 10)
 
+// Array tests: one thread sets peer's v[i] = 3 + i (i < 4), waits (portshmem's own wait) until from's have arrived
+// here, then calls the test twice: once with compare values that hold and once with values that do not (or for _any
+// and _some, that hold for some elements only). The _vector forms read their compare values from w (buf_a + 256).
+#define SET_FOUR                                                                                                       \
+  for (int i = 0; i < 4; ++i) portshmem::p(ROCSHMEM_CTX_DEFAULT, v + i, value_type(3 + i), peer);                      \
+  for (int i = 0; i < 4; ++i) portshmem::wait_until(ROCSHMEM_CTX_DEFAULT, v + i, portshmem::cmp::eq, value_type(3 + i))
+#define CASE_TESTS(T, NAME, W0, W1, W2, W3, CHECK, ...)                                                                \
+  {                                                                                                                    \
+    clear();                                                                                                           \
+    using value_type = T;                                                                                              \
+    T* v = reinterpret_cast<T*>(buf_b);                                                                                \
+    long* done = reinterpret_cast<long*>(buf_a);                                                                       \
+    std::size_t* idx = reinterpret_cast<std::size_t*>(buf_a + 64);                                                     \
+    T* w = reinterpret_cast<T*>(buf_a + 256);                                                                          \
+    w[0] = T(W0), w[1] = T(W1), w[2] = T(W2), w[3] = T(W3);                                                            \
+    (void)idx;                                                                                                         \
+    (void)w;                                                                                                           \
+    run<G_thread>([=] {                                                                                                \
+      const rocshmem_ctx_t ctx = ROCSHMEM_CTX_DEFAULT;                                                                 \
+      (void)ctx;                                                                                                       \
+      SET_FOUR;                                                                                                        \
+      __VA_ARGS__;                                                                                                     \
+    });                                                                                                                \
+    check(CHECK, #NAME);                                                                                               \
+  }
+// Scalar forms: all (v[i] >= 3 holds for every i; v[i] == 3 only for i = 0); any (== 5: index 2); some (> 4: 2 and 3).
+#define CASE_TEST_ALL_S(T, NAME, ...)                                                                                  \
+  CASE_TESTS(T, NAME, 0, 0, 0, 0, *done == 10,                                                                         \
+             *done = NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_GE, T(3)) * 10 +                                     \
+                     NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_EQ, T(3)))
+#define CASE_TEST_ANY_S(T, NAME, ...)                                                                                  \
+  CASE_TESTS(T, NAME, 0, 0, 0, 0, *done == 2 && idx[0] == SIZE_MAX,                                                    \
+             *done = long(NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_EQ, T(5)));                                     \
+             idx[0] = NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_EQ, T(9)))
+#define CASE_TEST_SOME_S(T, NAME, ...)                                                                                 \
+  CASE_TESTS(T, NAME, 0, 0, 0, 0, *done == 2 && idx[0] == 2 && idx[1] == 3,                                            \
+             *done = long(NAME(__VA_ARGS__ v, 4, idx, nullptr, ROCSHMEM_CMP_GT, T(4))))
+// _vector forms: w = {3, 4, 5, 7}: eq holds for 0, 1, 2; le for all; the status array excludes element 3 in one call.
+#define CASE_TEST_ALL_V(T, NAME, ...)                                                                                  \
+  CASE_TESTS(T, NAME, 3, 4, 5, 7, *done == 110, const int status[4] = {0, 0, 0, 1};                                    \
+             *done = NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_LE, w) * 100 +                                       \
+                     NAME(__VA_ARGS__ v, 4, status, ROCSHMEM_CMP_EQ, w) * 10 +                                         \
+                     NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_EQ, w))
+#define CASE_TEST_ANY_V(T, NAME, ...)                                                                                  \
+  CASE_TESTS(T, NAME, 9, 9, 5, 9, *done == 2 && idx[0] == SIZE_MAX, const int status[4] = {0, 0, 1, 0};                \
+             *done = long(NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_EQ, w));                                        \
+             idx[0] = NAME(__VA_ARGS__ v, 4, status, ROCSHMEM_CMP_EQ, w))
+#define CASE_TEST_SOME_V(T, NAME, ...)                                                                                 \
+  CASE_TESTS(T, NAME, 9, 4, 9, 6, *done == 2 && idx[0] == 1 && idx[1] == 3,                                            \
+             *done = long(NAME(__VA_ARGS__ v, 4, idx, nullptr, ROCSHMEM_CMP_EQ, w)))
+
 // Collectives on ROCSHMEM_TEAM_WORLD, by the block.
 #define CASE_BROADCAST(T, NAME, ...)                                                                                   \
   {                                                                                                                    \
@@ -376,6 +428,52 @@ __global__ void basics_kernel(int* out, rocshmem_team_t team, rocshmem_team_t pa
   rocshmem_wg_finalize();
 }
 
+// Floating-point waits compare floating values, not the integers of their bits: -1.0 < 0.0 (its bits are the larger
+// unsigned integer), -0.0 == 0.0 (different bits), a NaN is unequal to everything, itself included, and unordered.
+// f = {-1, -0, NaN}, d likewise; out[i] for i < 16 records test results, then the waits' (which would not return
+// if they compared bits: PORTSHMEM_TIMEOUT ends the test).
+template <class T, class Test, class Wait, class WaitAny>
+__device__ void float_cases(T* f, int* out, Test test, Wait wait, WaitAny wait_any) {
+  const T nan = f[2];
+  out[0] = test(f, ROCSHMEM_CMP_LT, T(0));
+  out[1] = test(f, ROCSHMEM_CMP_GT, T(0));
+  out[2] = test(f + 1, ROCSHMEM_CMP_EQ, T(0));
+  out[3] = test(f + 1, ROCSHMEM_CMP_LT, T(0));
+  out[4] = test(f + 2, ROCSHMEM_CMP_EQ, nan);
+  out[5] = test(f + 2, ROCSHMEM_CMP_NE, nan);
+  out[6] = test(f + 2, ROCSHMEM_CMP_LE, T(1e30));
+  out[7] = test(f + 2, ROCSHMEM_CMP_GE, T(-1e30));
+  wait(f, ROCSHMEM_CMP_LT, T(0));
+  wait(f + 1, ROCSHMEM_CMP_EQ, T(0));
+  wait(f + 2, ROCSHMEM_CMP_NE, T(0));
+  out[8] = int(wait_any(f, 3, nullptr, ROCSHMEM_CMP_GE, T(0))); // -0.0 >= 0.0: index 1
+}
+__global__ void float_waits_kernel(float* f, double* d, int* out) {
+  if (threadIdx.x != 0) return;
+  float_cases(f, out, rocshmem_float_test, rocshmem_float_wait_until, rocshmem_float_wait_until_any);
+  float_cases(d, out + 10, rocshmem_double_test, rocshmem_double_wait_until, rocshmem_double_wait_until_any);
+}
+
+void float_waits() {
+  clear();
+  float* f = reinterpret_cast<float*>(buf_b);
+  double* d = reinterpret_cast<double*>(buf_b + 64);
+  int* out = reinterpret_cast<int*>(buf_a);
+  f[0] = -1.0f, f[1] = -0.0f, f[2] = std::numeric_limits<float>::quiet_NaN();
+  d[0] = -1.0, d[1] = -0.0, d[2] = std::numeric_limits<double>::quiet_NaN();
+  for (int i = 0; i < 20; ++i) out[i] = -1;
+  hipLaunchKernelGGL(float_waits_kernel, dim3(1), dim3(1), 0, 0, f, d, out);
+  (void)hipDeviceSynchronize();
+  const int want[9] = {1, 0, 1, 0, 0, 1, 0, 0, 1};
+  bool ok_f = true, ok_d = true;
+  for (int i = 0; i < 9; ++i) {
+    ok_f = ok_f && out[i] == want[i];
+    ok_d = ok_d && out[10 + i] == want[i];
+  }
+  check(ok_f, "rocshmem_float_test/wait_until/wait_until_any: floating comparison (-0.0, NaN, sign)");
+  check(ok_d, "rocshmem_double_test/wait_until/wait_until_any: floating comparison (-0.0, NaN, sign)");
+}
+
 void hand_written_names() {
   clear();
   int* out = reinterpret_cast<int*>(buf_b);
@@ -426,6 +524,7 @@ int main() {
   check(buf_a && buf_b && sig, "rocshmem_malloc");
   if (!buf_a || !buf_b || !sig) rocshmem_global_exit(1);
   hand_written_names();
+  float_waits();
   typed_names();
   rocshmem_free(sig);
   rocshmem_free(buf_b);

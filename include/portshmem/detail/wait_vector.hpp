@@ -21,7 +21,7 @@ namespace portshmem::detail {
 template <class T>
 PORTSHMEM_DEVICE void check_wait_vector_type() {
   static_assert(kWaitType<T>, "portshmem: the wait_until_all/any/some and test_all/any/some families take integer "
-                              "types of 1, 2, 4 or 8 bytes");
+                              "types of 1, 2, 4 or 8 bytes, float and double");
 }
 
 /// The compare values of the scalar forms: the same value for every element.
@@ -87,8 +87,8 @@ PORTSHMEM_DEVICE void wait_all(const ctx& c, T* ivars, std::size_t n, const int*
   for (std::size_t i = 0; i < n; ++i) {
     if (!included(status, i)) continue;
     spin_until(
-        c, [&] { return holds<R>(ivars, i, op, values); }, PORTSHMEM_CALL_WAIT, ivars + i, std::uint64_t(values[i]),
-        op);
+        c, [&] { return holds<R>(ivars, i, op, values); }, PORTSHMEM_CALL_WAIT, wait_word(ivars + i),
+        awaited_word(T(values[i])), op);
   }
   observed<R>(c);
 }
@@ -107,7 +107,7 @@ PORTSHMEM_DEVICE std::size_t wait_any(const ctx& c, T* ivars, std::size_t n, con
         found = find_any<R>(ivars, n, status, op, values);
         return found != SIZE_MAX;
       },
-      PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]), op);
+      PORTSHMEM_CALL_WAIT, wait_word(ivars + first), awaited_word(T(values[first])), op);
   observed<R>(c);
   return found;
 }
@@ -126,7 +126,7 @@ PORTSHMEM_DEVICE std::size_t wait_some(const ctx& c, T* ivars, std::size_t n, st
         count = find_some<R>(ivars, n, indices, status, op, values);
         return count != 0;
       },
-      PORTSHMEM_CALL_WAIT, ivars + first, std::uint64_t(values[first]), op);
+      PORTSHMEM_CALL_WAIT, wait_word(ivars + first), awaited_word(T(values[first])), op);
   observed<R>(c);
   return count;
 }

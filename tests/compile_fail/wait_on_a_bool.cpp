@@ -1,0 +1,5 @@
+// expect: wait_until takes integer types of 1, 2, 4 or 8 bytes, float and double
+#include <portshmem/portshmem.hpp>
+PORTSHMEM_GLOBAL void k(portshmem::ctx c, bool* b) {
+  portshmem::wait_until(c, b, portshmem::cmp::eq, true);
+}

@@ -3,6 +3,7 @@
 // the host calls.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -10,11 +11,13 @@
 #include "portshmem/gpu_runtime.hpp"
 #include "portshmem/mpi.h"
 #include "portshmem/portshmem.h"
+#include "portshmem/stream.h"
 #include "rocshmem/detail/host.hpp"
 
 namespace rocshmem {
 
 rocshmem_team_t ROCSHMEM_TEAM_WORLD = nullptr;
+rocshmem_team_t ROCSHMEM_TEAM_SHARED = nullptr;
 
 namespace detail {
 namespace {
@@ -27,7 +30,8 @@ std::vector<fill_fn>& registry() {
   static std::vector<fill_fn> fills; // constructed on first use: registration runs from other units' initializers
   return fills;
 }
-bool filled = false; // every registered copy holds the current handle
+bool filled = false;                  // every registered copy holds the current handle
+rocshmem_ctx_t* device_ctx = nullptr; // rocshmem_get_device_ctx's copy of the handle (GPU memory)
 
 // A team's device handle lives in GPU memory (host memory on the host platform); rocshmem_team_t points to it.
 struct team_entry {
@@ -114,6 +118,12 @@ void after_init() {
     filled = true;
   }
   ROCSHMEM_TEAM_WORLD = make_team(PORTSHMEM_TEAM_WORLD);
+  ROCSHMEM_TEAM_SHARED = make_team(PORTSHMEM_TEAM_SHARED);
+  if (hipMalloc(&device_ctx, sizeof c) != hipSuccess ||
+      hipMemcpy(device_ctx, &c, sizeof c, hipMemcpyHostToDevice) != hipSuccess) {
+    std::fprintf(stderr, "rocshmem_init: no device memory for the default context\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
 }
 
 void before_finalize() {
@@ -124,6 +134,9 @@ void before_finalize() {
   for (const team_entry& t : teams()) (void)hipFree(t.handle);
   teams().clear();
   ROCSHMEM_TEAM_WORLD = nullptr;
+  ROCSHMEM_TEAM_SHARED = nullptr;
+  if (device_ctx) (void)hipFree(device_ctx);
+  device_ctx = nullptr;
 }
 
 int pre_init_my_pe() {
@@ -139,6 +152,21 @@ portshmem_team_t team_slot(rocshmem_team_t team) {
     if (t.handle == team) return t.slot;
   }
   return PORTSHMEM_TEAM_INVALID;
+}
+
+void host_barrier_all() {
+  (void)portshmem_barrier_all();
+}
+
+void host_sync_all() {
+  (void)portshmem_team_sync(PORTSHMEM_TEAM_WORLD);
+}
+
+void host_team_barrier(rocshmem_team_t team) {
+  const portshmem_team_t slot = team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID) return;
+  (void)portshmem_quiet_on_stream(nullptr); // what the host issued on the default stream is complete ...
+  (void)portshmem_team_sync(slot);          // ... once this PE's device work is done; then every member
 }
 
 } // namespace detail
@@ -178,12 +206,48 @@ void rocshmem_free(void* ptr) {
   (void)portshmem_free(ptr);
 }
 
-void rocshmem_barrier_all() {
-  (void)portshmem_barrier_all();
+void* rocshmem_calloc(std::size_t count, std::size_t size) {
+  if (count == 0 || size == 0) return nullptr; // rocSHMEM's answer (every PE passes the same arguments)
+  return portshmem_calloc(count, size);
 }
 
-void rocshmem_sync_all() {
-  (void)portshmem_team_sync(PORTSHMEM_TEAM_WORLD);
+void* rocshmem_align(std::size_t alignment, std::size_t size) {
+  // rocSHMEM's rule (posix_memalign's): a power of two and a multiple of sizeof(void*).
+  if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return nullptr;
+  return portshmem_align(alignment, size);
+}
+
+void rocshmem_team_sync(rocshmem_team_t team) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) (void)portshmem_team_sync(slot);
+}
+
+int rocshmem_ctx_create(int64_t /*options*/, rocshmem_ctx_t* ctx) {
+  return portshmem_get_ctx(ctx) == PORTSHMEM_SUCCESS ? 0 : 1;
+}
+
+void rocshmem_ctx_destroy(rocshmem_ctx_t /*ctx*/) {}
+
+void* rocshmem_get_device_ctx() {
+  return detail::device_ctx;
+}
+
+void rocshmem_dump_stats() {
+  if (portshmem_initialized() && portshmem_my_pe() != 0) return;
+  std::printf("rocshmem_dump_stats: portshmem keeps no per-operation statistics (nothing to dump)\n");
+  std::fflush(stdout);
+}
+
+void rocshmem_reset_stats() {}
+
+void rocshmem_info_get_name(char* name) {
+  std::snprintf(name, ROCSHMEM_MAX_NAME_LEN, "portshmem %s", portshmem_version_string());
+}
+
+void rocshmem_vendor_get_version_info(int* major, int* minor, int* patch) {
+  *major = PORTSHMEM_VERSION_MAJOR;
+  *minor = PORTSHMEM_VERSION_MINOR;
+  *patch = PORTSHMEM_VERSION_PATCH;
 }
 
 void rocshmem_global_exit(int status) {
@@ -213,7 +277,51 @@ int rocshmem_team_split_strided(rocshmem_team_t parent, int start, int stride, i
   return *new_team ? 0 : 1;
 }
 
+namespace {
+/// A split's new portshmem team as a rocshmem_team_t (ROCSHMEM_TEAM_INVALID on PEs outside it); false on failure.
+bool wrap_team(portshmem_team_t slot, rocshmem_team_t* team) {
+  *team = ROCSHMEM_TEAM_INVALID;
+  if (slot == PORTSHMEM_TEAM_INVALID) return true; // not a member
+  *team = detail::make_team(slot);
+  return *team != nullptr;
+}
+portshmem_team_config_t to_config(const rocshmem_team_config_t* config) {
+  portshmem_team_config_t c{};
+  if (config) c.num_contexts = config->num_contexts;
+  return c;
+}
+long to_mask(const rocshmem_team_config_t* config, long mask) {
+  return config && (mask & ROCSHMEM_TEAM_NUM_CONTEXTS) ? PORTSHMEM_TEAM_NUM_CONTEXTS : 0;
+}
+} // namespace
+
+int rocshmem_team_split_2d(rocshmem_team_t parent, int xrange, const rocshmem_team_config_t* xaxis_config,
+                           long xaxis_mask, rocshmem_team_t* xaxis_team, const rocshmem_team_config_t* yaxis_config,
+                           long yaxis_mask, rocshmem_team_t* yaxis_team) {
+  const portshmem_team_config_t xc = to_config(xaxis_config), yc = to_config(yaxis_config);
+  portshmem_team_t x = PORTSHMEM_TEAM_INVALID, y = PORTSHMEM_TEAM_INVALID;
+  const portshmem_status_t s =
+      portshmem_team_split_2d(detail::team_slot(parent), xrange, &xc, to_mask(xaxis_config, xaxis_mask), &x, &yc,
+                              to_mask(yaxis_config, yaxis_mask), &y);
+  *xaxis_team = ROCSHMEM_TEAM_INVALID;
+  *yaxis_team = ROCSHMEM_TEAM_INVALID;
+  if (s != PORTSHMEM_SUCCESS) return 1;
+  const bool ok_x = wrap_team(x, xaxis_team);
+  const bool ok_y = wrap_team(y, yaxis_team);
+  return ok_x && ok_y ? 0 : 1;
+}
+
+int rocshmem_team_get_config(rocshmem_team_t team, long config_mask, rocshmem_team_config_t* config) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID || !config) return 1;
+  portshmem_team_config_t c{};
+  if (portshmem_team_get_config(slot, to_mask(config, config_mask), &c) != PORTSHMEM_SUCCESS) return 1;
+  if (config_mask & ROCSHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = c.num_contexts;
+  return 0;
+}
+
 void rocshmem_team_destroy(rocshmem_team_t team) {
+  if (team == ROCSHMEM_TEAM_WORLD || team == ROCSHMEM_TEAM_SHARED) return; // as rocSHMEM: not destroyed
   const portshmem_team_t slot = detail::team_slot(team);
   if (slot == PORTSHMEM_TEAM_INVALID) return;
   (void)portshmem_team_destroy(slot);

@@ -61,3 +61,16 @@ if(Python3_FOUND)
   add_test(NAME compat_rocshmem_names_generated
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/compat/gen_rocshmem_names.py --check)
 endif()
+
+# The hand-written names beyond the table: barriers and syncs in every group form, pe_quiet, threadfence_system,
+# contexts, ROCSHMEM_TEAM_SHARED, split_2d, get_config, host team barrier/sync, calloc/align, the info and stats calls
+# (compat/test_rocshmem_extras.cpp), on 2, 3 and 4 PEs (3: a short last row in split_2d).
+if(PORTSHMEM_PLATFORM STREQUAL "host")
+  portshmem_add_hip_executable(portshmem_compat_extras SOURCES compat/test_rocshmem_extras.cpp)
+  foreach(_np 2 3 4)
+    add_test(NAME compat_rocshmem_extras_np${_np}
+             COMMAND ${PROJECT_SOURCE_DIR}/scripts/portshmem-run -np ${_np} $<TARGET_FILE:portshmem_compat_extras>)
+    set_tests_properties(compat_rocshmem_extras_np${_np} PROPERTIES TIMEOUT 300
+                         ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
+  endforeach()
+endif()

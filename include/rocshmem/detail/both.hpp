@@ -91,6 +91,48 @@ PORTSHMEM_HOST_DEVICE int rocshmem_team_translate_pe(rocshmem_team_t src_team, i
 #endif
 }
 
+/// Quiet, then every PE has entered the barrier. Device: one thread per PE (portshmem::barrier_all); host: waits for
+/// this PE's device work first (portshmem_barrier_all).
+PORTSHMEM_HOST_DEVICE void rocshmem_barrier_all() {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  portshmem::barrier_all(detail::default_ctx());
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::barrier_all(detail::default_ctx());
+#endif
+  detail::host_barrier_all();
+#endif
+}
+
+/// Every PE has entered the sync; completes nothing. Device: one thread per PE (portshmem::sync_all); host: waits for
+/// this PE's device work first (portshmem_team_sync on the world).
+PORTSHMEM_HOST_DEVICE void rocshmem_sync_all() {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  portshmem::sync_all(detail::default_ctx());
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::sync_all(detail::default_ctx());
+#endif
+  detail::host_sync_all();
+#endif
+}
+
+/// Quiet, then every member of team has entered the barrier. Device: one thread per PE (portshmem::barrier); host:
+/// waits for this PE's device work and completes what it issued, then every member. ROCSHMEM_TEAM_INVALID: no-op.
+PORTSHMEM_HOST_DEVICE void rocshmem_barrier(rocshmem_team_t team) {
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  if (team) portshmem::barrier(detail::default_ctx(), *team);
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) {
+    if (team) portshmem::barrier(detail::default_ctx(), *team);
+    return;
+  }
+#endif
+  detail::host_team_barrier(team);
+#endif
+}
+
 // fence and quiet: in device code portshmem::fence/quiet on the context; on the host they order and complete the
 // operations the host issued, and portshmem's host API issues none (host-initiated RMA is not mapped), so there they
 // have nothing to do.

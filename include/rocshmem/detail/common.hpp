@@ -81,6 +81,12 @@ typedef portshmem_team_handle_t* rocshmem_team_t;
 const rocshmem_team_t ROCSHMEM_TEAM_INVALID = nullptr;
 /// Every PE; set by rocshmem_init (nullptr before).
 extern rocshmem_team_t ROCSHMEM_TEAM_WORLD;
+/// The PEs of this PE's node (whose heaps it reaches by load/store), in PE order; set by rocshmem_init (nullptr
+/// before).
+extern rocshmem_team_t ROCSHMEM_TEAM_SHARED;
+
+/// The size of the buffer rocshmem_info_get_name writes, its terminating zero included.
+#define ROCSHMEM_MAX_NAME_LEN 64
 
 namespace detail {
 using fill_fn = void (*)(const rocshmem_ctx_t&);
@@ -96,6 +102,10 @@ int pre_init_my_pe();
 int pre_init_n_pes();
 /// The portshmem team a rocshmem_team_t names (PORTSHMEM_TEAM_INVALID for none).
 portshmem_team_t team_slot(rocshmem_team_t team);
+/// The host bodies of the names shared with device code (detail/both.hpp).
+void host_barrier_all();
+void host_sync_all();
+void host_team_barrier(rocshmem_team_t team);
 } // namespace detail
 
 #if PORTSHMEM_HAS_DEVICE_API

@@ -21,10 +21,31 @@ void rocshmem_finalize();
 void* rocshmem_malloc(std::size_t size);
 /// Collective: portshmem_free.
 void rocshmem_free(void* ptr);
-/// Collective: portshmem_barrier_all (waits for this PE's device work, quiet, then every PE).
-void rocshmem_barrier_all();
-/// Collective: portshmem_team_sync on the world (waits for this PE's device work, then every PE; no quiet).
-void rocshmem_sync_all();
+/// Collective: portshmem_calloc (count * size bytes, zeroed on every PE; nullptr when either is 0, on overflow, or
+/// when the heap is full).
+void* rocshmem_calloc(std::size_t count, std::size_t size);
+/// Collective: portshmem_align (alignment: a power of two, at least sizeof(void*); nullptr otherwise or when the heap
+/// is full).
+void* rocshmem_align(std::size_t alignment, std::size_t size);
+/// Collective over team: portshmem_team_sync (waits for this PE's device work, then every member; no quiet).
+/// ROCSHMEM_TEAM_INVALID: no-op.
+void rocshmem_team_sync(rocshmem_team_t team);
+/// *ctx = the default context (portshmem's contexts are its device handle; every one orders and completes like the
+/// default; options are accepted and ignored). Returns 0, or 1 before rocshmem_init.
+int rocshmem_ctx_create(int64_t options, rocshmem_ctx_t* ctx);
+/// Nothing to release (a context is a value); kernels may keep using it.
+void rocshmem_ctx_destroy(rocshmem_ctx_t ctx);
+/// A pointer to device memory holding the default context (sizeof(rocshmem_ctx_t) bytes, valid from rocshmem_init to
+/// rocshmem_finalize), for code that fills another module's ROCSHMEM_CTX_DEFAULT from it. nullptr before init.
+void* rocshmem_get_device_ctx();
+/// rocSHMEM prints its per-operation statistics here; portshmem counts none, so PE 0 prints one line saying so.
+void rocshmem_dump_stats();
+/// Nothing to reset (portshmem keeps no per-operation statistics).
+void rocshmem_reset_stats();
+/// Writes "portshmem <version>" (at most ROCSHMEM_MAX_NAME_LEN bytes with its terminating zero) to name.
+void rocshmem_info_get_name(char* name);
+/// portshmem's version (major, minor, patch): rocSHMEM's vendor version query.
+void rocshmem_vendor_get_version_info(int* major, int* minor, int* patch);
 /// Ends every PE of the job with status (MPI_Abort on MPI_COMM_WORLD).
 [[noreturn]] void rocshmem_global_exit(int status);
 /// rocSHMEM's version numbers are not portshmem's: this reports portshmem's (portshmem_info_get_version).
@@ -34,7 +55,16 @@ void rocshmem_info_get_version(int* major, int* minor);
 /// team and on failure. Returns 0 on success.
 int rocshmem_team_split_strided(rocshmem_team_t parent, int start, int stride, int size,
                                 const rocshmem_team_config_t* config, long config_mask, rocshmem_team_t* new_team);
-/// Collective over team: portshmem_team_destroy; ROCSHMEM_TEAM_INVALID is a no-op.
+/// Collective over parent: portshmem_team_split_2d: parent's members as a grid of rows of xrange; *xaxis_team is this
+/// PE's row, *yaxis_team its column (ROCSHMEM_TEAM_INVALID on failure). Returns 0 on success.
+int rocshmem_team_split_2d(rocshmem_team_t parent, int xrange, const rocshmem_team_config_t* xaxis_config,
+                           long xaxis_mask, rocshmem_team_t* xaxis_team, const rocshmem_team_config_t* yaxis_config,
+                           long yaxis_mask, rocshmem_team_t* yaxis_team);
+/// team's creation options: writes the fields config_mask names (ROCSHMEM_TEAM_NUM_CONTEXTS) to *config. Returns 0,
+/// nonzero for ROCSHMEM_TEAM_INVALID or a team this header did not make.
+int rocshmem_team_get_config(rocshmem_team_t team, long config_mask, rocshmem_team_config_t* config);
+/// Collective over team: portshmem_team_destroy; ROCSHMEM_TEAM_INVALID, ROCSHMEM_TEAM_WORLD and ROCSHMEM_TEAM_SHARED
+/// are no-ops (as in rocSHMEM).
 void rocshmem_team_destroy(rocshmem_team_t team);
 
 } // namespace rocshmem

@@ -1,0 +1,320 @@
+// The hand-written rocSHMEM names beyond the table test (test_rocshmem_names.cpp): the barrier and sync family in
+// every group form (thread, _wave, _wg; plain, ctx_, team), pe_quiet, threadfence_system, wg_team_create_ctx, and the
+// host calls calloc, align, ROCSHMEM_TEAM_SHARED, team_split_2d, team_get_config, team_sync, barrier(team),
+// ctx_create/destroy, get_device_ctx, dump_stats/reset_stats, info_get_name, vendor_get_version_info. Each case calls
+// the name and checks its effect on the host. Built as a HIP program by portshmem_add_hip_executable. Exit status: 0
+// when every check passed on this PE.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <unistd.h>
+
+#include <hip/hip_runtime.h>
+#include <rocshmem/rocshmem.hpp>
+
+using namespace rocshmem;
+
+namespace {
+
+constexpr unsigned kThreads = 24; // three waves on the host platform
+constexpr std::size_t kBytes = 4096;
+
+int me, npes, peer, from;
+char* buf_a; // symmetric scratch
+char* buf_b;
+int failures = 0, cases = 0, rounds = 0;
+
+void check(bool ok, const char* name) {
+  ++cases;
+  if (!ok) {
+    ++failures;
+    std::printf("PE %d: %s FAILED\n", me, name);
+  }
+}
+void clear() {
+  std::memset(buf_a, 0, kBytes);
+  std::memset(buf_b, 0, kBytes);
+}
+
+constexpr int G_thread = 0, G_wave = 1, G_wg = 2;
+
+template <int G, class F>
+__global__ void run_kernel(F f) {
+  const unsigned t = threadIdx.x;
+  if (G == G_wg || (G == G_wave && t < unsigned(warpSize)) || t == 0) f();
+}
+/// One launch of f by group G (one thread, the first wave, the block) between two host barriers.
+template <int G, class F>
+void run(F f) {
+  rocshmem_barrier_all();
+  hipLaunchKernelGGL((run_kernel<G, F>), dim3(1), dim3(kThreads), 0, 0, f);
+  rocshmem_barrier_all();
+}
+
+/// A barrier (Quiet = false: it must complete the put itself) or a sync after a quiet (Quiet = true), called by group
+/// G: thread 0 puts round * 1000 + me into peer's slot with p, then the group calls sync(), then thread 0 reads the
+/// slot, which must hold from's value. The host barriers around the launch see nothing in flight.
+template <int G, bool Quiet, class Sync>
+void sync_case(const char* name, Sync sync) {
+  clear();
+  int* slot = reinterpret_cast<int*>(buf_b);
+  int* seen = reinterpret_cast<int*>(buf_a);
+  const int round = ++rounds;
+  const int p = peer;
+  run<G>([=] {
+    if (threadIdx.x == 0) {
+      rocshmem_int_p(slot, round * 1000 + rocshmem_my_pe(), p);
+      if (Quiet) rocshmem_quiet();
+    }
+    sync();
+    if (threadIdx.x == 0) *seen = portshmem::atomic_fetch(ROCSHMEM_CTX_DEFAULT, slot, rocshmem_my_pe());
+  });
+  check(*seen == round * 1000 + from, name);
+}
+
+void barriers_and_syncs() {
+  const rocshmem_team_t world = ROCSHMEM_TEAM_WORLD, shared = ROCSHMEM_TEAM_SHARED;
+  // Barriers: quiet included.
+  sync_case<G_thread, false>("rocshmem_barrier_all (device)", [] { rocshmem_barrier_all(); });
+  sync_case<G_wave, false>("rocshmem_barrier_all_wave", [] { rocshmem_barrier_all_wave(); });
+  sync_case<G_wg, false>("rocshmem_barrier_all_wg", [] { rocshmem_barrier_all_wg(); });
+  sync_case<G_thread, false>("rocshmem_ctx_barrier_all", [] { rocshmem_ctx_barrier_all(ROCSHMEM_CTX_DEFAULT); });
+  sync_case<G_wave, false>("rocshmem_ctx_barrier_all_wave",
+                           [] { rocshmem_ctx_barrier_all_wave(ROCSHMEM_CTX_DEFAULT); });
+  sync_case<G_wg, false>("rocshmem_ctx_barrier_all_wg", [] { rocshmem_ctx_barrier_all_wg(ROCSHMEM_CTX_DEFAULT); });
+  sync_case<G_thread, false>("rocshmem_barrier()", [] { rocshmem_barrier(); });
+  sync_case<G_wave, false>("rocshmem_barrier_wave", [] { rocshmem_barrier_wave(); });
+  sync_case<G_wg, false>("rocshmem_barrier_wg", [] { rocshmem_barrier_wg(); });
+  sync_case<G_thread, false>("rocshmem_barrier(team) (device)", [=] { rocshmem_barrier(world); });
+  sync_case<G_thread, false>("rocshmem_ctx_barrier", [=] { rocshmem_ctx_barrier(ROCSHMEM_CTX_DEFAULT, world); });
+  sync_case<G_wave, false>("rocshmem_ctx_barrier_wave",
+                           [=] { rocshmem_ctx_barrier_wave(ROCSHMEM_CTX_DEFAULT, world); });
+  sync_case<G_wg, false>("rocshmem_ctx_barrier_wg", [=] { rocshmem_ctx_barrier_wg(ROCSHMEM_CTX_DEFAULT, shared); });
+  // Syncs: the put is quieted first; the sync orders the read after every PE's arrival.
+  sync_case<G_thread, true>("rocshmem_sync_all (device)", [] { rocshmem_sync_all(); });
+  sync_case<G_wave, true>("rocshmem_sync_all_wave", [] { rocshmem_sync_all_wave(); });
+  sync_case<G_wg, true>("rocshmem_sync_all_wg", [] { rocshmem_sync_all_wg(); });
+  sync_case<G_thread, true>("rocshmem_ctx_sync_all", [] { rocshmem_ctx_sync_all(ROCSHMEM_CTX_DEFAULT); });
+  sync_case<G_wave, true>("rocshmem_ctx_sync_all_wave", [] { rocshmem_ctx_sync_all_wave(ROCSHMEM_CTX_DEFAULT); });
+  sync_case<G_wg, true>("rocshmem_ctx_sync_all_wg", [] { rocshmem_ctx_sync_all_wg(ROCSHMEM_CTX_DEFAULT); });
+  sync_case<G_thread, true>("rocshmem_ctx_sync", [=] { rocshmem_ctx_sync(ROCSHMEM_CTX_DEFAULT, world); });
+  sync_case<G_wave, true>("rocshmem_ctx_sync_wave", [=] { rocshmem_ctx_sync_wave(ROCSHMEM_CTX_DEFAULT, world); });
+  sync_case<G_wg, true>("rocshmem_ctx_sync_wg", [=] { rocshmem_ctx_sync_wg(ROCSHMEM_CTX_DEFAULT, shared); });
+}
+
+/// pe_quiet and threadfence_system as a message pass: the data goes to peer (a put with pe_quiet, or a store through
+/// rocshmem_ptr with threadfence_system), then a flag; peer waits for the flag and then must see the data.
+template <class Publish>
+void message_case(const char* name, Publish publish) {
+  clear();
+  int* data = reinterpret_cast<int*>(buf_b);
+  int* flag = reinterpret_cast<int*>(buf_b + 256);
+  int* seen = reinterpret_cast<int*>(buf_a);
+  const int round = ++rounds;
+  const int p = peer;
+  run<G_thread>([=] {
+    publish(data, round * 1000 + rocshmem_my_pe(), p);
+    rocshmem_int_atomic_set(flag, round, p);
+    rocshmem_int_wait_until(flag, ROCSHMEM_CMP_EQ, round);
+    *seen = *data;
+  });
+  check(*seen == round * 1000 + from, name);
+}
+
+void quiets_and_fences() {
+  message_case("rocshmem_pe_quiet", [](int* data, int value, int pe) {
+    rocshmem_int_put_nbi(data, &value, 1, pe);
+    rocshmem_pe_quiet(&pe, 1);
+  });
+  message_case("rocshmem_ctx_pe_quiet", [](int* data, int value, int pe) {
+    const int pes[2] = {pe, pe};
+    rocshmem_ctx_int_put_nbi(ROCSHMEM_CTX_DEFAULT, data, &value, 1, pe);
+    rocshmem_ctx_pe_quiet(ROCSHMEM_CTX_DEFAULT, pes, 2);
+  });
+  message_case("rocshmem_threadfence_system", [](int* data, int value, int pe) {
+    *static_cast<volatile int*>(rocshmem_ptr(data, pe)) = value;
+    rocshmem_threadfence_system();
+  });
+  message_case("rocshmem_ctx_threadfence_system", [](int* data, int value, int pe) {
+    *static_cast<volatile int*>(rocshmem_ptr(data, pe)) = value;
+    rocshmem_ctx_threadfence_system(ROCSHMEM_CTX_DEFAULT);
+  });
+}
+
+/// rocshmem_wg_team_create_ctx: out[0] its return value; on success a p through the context to pe's word (checked
+/// there after the host barrier).
+__global__ void team_ctx_kernel(rocshmem_team_t team, int* out, int* word, int pe) {
+  __shared__ rocshmem_ctx_t ctx;
+  const int rc = rocshmem_wg_team_create_ctx(team, 0, &ctx);
+  if (threadIdx.x == 0) {
+    out[0] = rc;
+    if (rc == 0) {
+      rocshmem_ctx_int_p(ctx, word, 77, pe);
+      rocshmem_ctx_quiet(ctx);
+    }
+  }
+}
+
+void contexts() {
+  clear();
+  int* out = reinterpret_cast<int*>(buf_a);
+  int* word = reinterpret_cast<int*>(buf_b);
+  out[0] = -1;
+  rocshmem_barrier_all();
+  team_ctx_kernel<<<dim3(1), dim3(kThreads), 0, 0>>>(ROCSHMEM_TEAM_WORLD, out, word, peer);
+  rocshmem_barrier_all();
+  check(out[0] == 0 && *word == 77, "rocshmem_wg_team_create_ctx (world numbering)");
+  // A team of PEs 1.. (every PE but 0) numbers its members differently: refused (nonzero), nothing sent.
+  rocshmem_team_t rest = ROCSHMEM_TEAM_INVALID;
+  check(rocshmem_team_split_strided(ROCSHMEM_TEAM_WORLD, 1, 1, npes - 1, nullptr, 0, &rest) == 0,
+        "rocshmem_team_split_strided (PEs 1..)");
+  if (rest != ROCSHMEM_TEAM_INVALID) {
+    out[0] = -1;
+    *word = 0;
+    team_ctx_kernel<<<dim3(1), dim3(kThreads), 0, 0>>>(rest, out, word, peer);
+  }
+  rocshmem_barrier_all();
+  if (rest != ROCSHMEM_TEAM_INVALID) check(out[0] == 1, "rocshmem_wg_team_create_ctx (other numbering: refused)");
+  rocshmem_team_destroy(rest);
+
+  // Host contexts: the default context, usable by kernels; destroy releases nothing.
+  rocshmem_ctx_t ctx{};
+  check(rocshmem_ctx_create(ROCSHMEM_CTX_SERIALIZED, &ctx) == 0 && ctx.my_pe == me && ctx.n_pes == npes,
+        "rocshmem_ctx_create (host)");
+  clear();
+  const int p = peer;
+  run<G_thread>([=] { rocshmem_ctx_int_p(ctx, word, 55 + rocshmem_my_pe(), p); });
+  check(*word == 55 + from, "rocshmem_ctx_create context in a kernel");
+  rocshmem_ctx_destroy(ctx);
+
+  // get_device_ctx: device memory holding the default context.
+  void* d = rocshmem_get_device_ctx();
+  rocshmem_ctx_t copy{};
+  check(d != nullptr && hipMemcpy(&copy, d, sizeof copy, hipMemcpyDeviceToHost) == hipSuccess && copy.my_pe == me &&
+            copy.n_pes == npes && copy.heap == ctx.heap,
+        "rocshmem_get_device_ctx");
+}
+
+void teams() {
+  // ROCSHMEM_TEAM_SHARED: one node here, so every PE in PE order.
+  check(ROCSHMEM_TEAM_SHARED != ROCSHMEM_TEAM_INVALID && rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED) == npes &&
+            rocshmem_team_my_pe(ROCSHMEM_TEAM_SHARED) == me,
+        "ROCSHMEM_TEAM_SHARED");
+  rocshmem_team_destroy(ROCSHMEM_TEAM_SHARED); // a no-op, as for the world
+  rocshmem_team_destroy(ROCSHMEM_TEAM_WORLD);
+  check(rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED) == npes && rocshmem_team_n_pes(ROCSHMEM_TEAM_WORLD) == npes,
+        "rocshmem_team_destroy of WORLD/SHARED is a no-op");
+
+  // split_2d with rows of 2: row r = me / 2 (index me % 2), column c = me % 2 (index me / 2).
+  rocshmem_team_t x = ROCSHMEM_TEAM_INVALID, y = ROCSHMEM_TEAM_INVALID;
+  const rocshmem_team_config_t xconf{3};
+  const int rc = rocshmem_team_split_2d(ROCSHMEM_TEAM_WORLD, 2, &xconf, ROCSHMEM_TEAM_NUM_CONTEXTS, &x, nullptr, 0, &y);
+  const int rows = (npes + 1) / 2;
+  const int want_x = (me / 2 == rows - 1 && npes % 2) ? 1 : 2; // the last row may be short
+  const int want_y = npes / 2 + (me % 2 < npes % 2 ? 1 : 0);
+  check(rc == 0 && x && y && rocshmem_team_my_pe(x) == me % 2 && rocshmem_team_n_pes(x) == want_x &&
+            rocshmem_team_my_pe(y) == me / 2 && rocshmem_team_n_pes(y) == want_y,
+        "rocshmem_team_split_2d");
+  check(rocshmem_team_translate_pe(x, 0, ROCSHMEM_TEAM_WORLD) == me / 2 * 2, "rocshmem_team_split_2d row members");
+  rocshmem_team_config_t got{-1};
+  check(rocshmem_team_get_config(x, ROCSHMEM_TEAM_NUM_CONTEXTS, &got) == 0 && got.num_contexts == 3,
+        "rocshmem_team_get_config");
+  check(rocshmem_team_get_config(ROCSHMEM_TEAM_INVALID, ROCSHMEM_TEAM_NUM_CONTEXTS, &got) != 0,
+        "rocshmem_team_get_config (invalid team)");
+
+  // Host team barrier and sync: a kernel's put without quiet is complete after rocshmem_barrier(team).
+  clear();
+  int* word = reinterpret_cast<int*>(buf_b);
+  const int p = peer;
+  rocshmem_barrier_all();
+  auto put = [=] { rocshmem_int_p(word, 900 + rocshmem_my_pe(), p); };
+  hipLaunchKernelGGL((run_kernel<G_thread, decltype(put)>), dim3(1), dim3(kThreads), 0, 0, put);
+  rocshmem_barrier(ROCSHMEM_TEAM_WORLD);
+  check(*word == 900 + from, "rocshmem_barrier(team) (host)");
+  rocshmem_barrier(ROCSHMEM_TEAM_INVALID); // no-op
+  rocshmem_team_sync(y);
+  rocshmem_team_sync(x);
+  rocshmem_sync_all();
+  check(true, "rocshmem_team_sync (host) returned on every member");
+  rocshmem_team_destroy(x);
+  rocshmem_team_destroy(y);
+}
+
+/// What f prints to stdout.
+template <class F>
+std::string captured(F f) {
+  std::fflush(stdout);
+  char path[] = "/tmp/rocshmem_extras.XXXXXX";
+  const int fd = mkstemp(path);
+  const int saved = dup(1);
+  dup2(fd, 1);
+  f();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  std::string out;
+  char buf[256];
+  lseek(fd, 0, SEEK_SET);
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) out.append(buf, std::size_t(n));
+  close(fd);
+  unlink(path);
+  return out;
+}
+
+void host_calls() {
+  // calloc: zeroed memory even where an earlier allocation left bytes behind.
+  char* junk = static_cast<char*>(rocshmem_malloc(kBytes));
+  std::memset(junk, 0xab, kBytes);
+  rocshmem_free(junk);
+  unsigned char* z = static_cast<unsigned char*>(rocshmem_calloc(kBytes / 8, 8));
+  bool zero = z != nullptr;
+  for (std::size_t i = 0; zero && i < kBytes; ++i) zero = z[i] == 0;
+  check(zero, "rocshmem_calloc");
+  check(rocshmem_calloc(0, 8) == nullptr && rocshmem_calloc(~std::size_t(0), 16) == nullptr,
+        "rocshmem_calloc (0, overflow)");
+  rocshmem_free(z);
+  void* a = rocshmem_align(4096, 100);
+  check(a && reinterpret_cast<std::uintptr_t>(a) % 4096 == 0, "rocshmem_align");
+  check(rocshmem_align(3, 100) == nullptr, "rocshmem_align (not a power of two)");
+  rocshmem_free(a);
+
+  char name[ROCSHMEM_MAX_NAME_LEN];
+  std::memset(name, 'x', sizeof name);
+  rocshmem_info_get_name(name);
+  check(std::strncmp(name, "portshmem ", 10) == 0 && std::strlen(name) < sizeof name, "rocshmem_info_get_name");
+  int major = -1, minor = -1, patch = -1, m2 = -2, n2 = -2;
+  rocshmem_vendor_get_version_info(&major, &minor, &patch);
+  rocshmem_info_get_version(&m2, &n2);
+  check(major == m2 && minor == n2 && patch >= 0, "rocshmem_vendor_get_version_info");
+
+  const std::string dumped = captured([] { rocshmem_dump_stats(); });
+  check(me == 0 ? dumped.find("no per-operation statistics") != std::string::npos : dumped.empty(),
+        "rocshmem_dump_stats");
+  check(captured([] { rocshmem_reset_stats(); }).empty(), "rocshmem_reset_stats");
+}
+
+} // namespace
+
+int main() {
+  rocshmem_init();
+  me = rocshmem_my_pe();
+  npes = rocshmem_n_pes();
+  peer = (me + 1) % npes;
+  from = (me + npes - 1) % npes;
+  buf_a = static_cast<char*>(rocshmem_malloc(kBytes));
+  buf_b = static_cast<char*>(rocshmem_malloc(kBytes));
+  if (!buf_a || !buf_b) rocshmem_global_exit(1);
+  barriers_and_syncs();
+  quiets_and_fences();
+  contexts();
+  teams();
+  host_calls();
+  rocshmem_free(buf_b);
+  rocshmem_free(buf_a);
+  std::printf("PE %d: %d of %d checks passed\n", me, cases - failures, cases);
+  rocshmem_finalize();
+  return failures == 0 ? 0 : 1;
+}

@@ -3,6 +3,7 @@
 // the host calls.
 #include <cstdio>
 #include <cstdlib>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "portshmem/portshmem.h"
 #include "portshmem/stream.h"
 #include "rocshmem/detail/host.hpp"
+#include "rocshmem/detail/host_ops.hpp"
+#include "stream/kernels.hpp"
 
 namespace rocshmem {
 
@@ -32,6 +35,56 @@ std::vector<fill_fn>& registry() {
 }
 bool filled = false;                  // every registered copy holds the current handle
 rocshmem_ctx_t* device_ctx = nullptr; // rocshmem_get_device_ctx's copy of the handle (GPU memory)
+
+// The host-initiated operations (detail/host_ops.hpp): one stream of their own and 8 bytes of device memory through
+// which p, g and the AMOs pass their value, used under host_ops_mutex.
+std::mutex host_ops_mutex;
+hipStream_t host_stream = nullptr;
+std::uint64_t* staging = nullptr;
+bool host_ops_ready = false;
+
+/// Sets up the stream and the staging word on first use (after init); aborts the job when it cannot.
+void host_ops_setup() {
+  if (host_ops_ready) return;
+  if (!portshmem_initialized()) {
+    std::fprintf(stderr, "rocSHMEM host RMA/AMO/wait called before rocshmem_init\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (hipStreamCreateWithFlags(&host_stream, hipStreamNonBlocking) != hipSuccess ||
+      hipMalloc(&staging, sizeof *staging) != hipSuccess) {
+    std::fprintf(stderr, "rocSHMEM host operations: no GPU stream or memory for them\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  host_ops_ready = true;
+}
+void host_ops_teardown() {
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  if (!host_ops_ready) return;
+  (void)hipStreamSynchronize(host_stream);
+  (void)hipFree(staging);
+  (void)hipStreamDestroy(host_stream);
+  staging = nullptr;
+  host_stream = nullptr;
+  host_ops_ready = false;
+}
+void wait_stream(const char* call) {
+  if (hipStreamSynchronize(host_stream) != hipSuccess) {
+    std::fprintf(stderr, "%s: the GPU stream failed\n", call);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
+void copy_async(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, const char* call) {
+  if (hipMemcpyAsync(dst, src, bytes, kind, host_stream) != hipSuccess) {
+    std::fprintf(stderr, "%s: a copy to or from the GPU failed\n", call);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
+void checked(portshmem_status_t s, const char* call) {
+  if (s != PORTSHMEM_SUCCESS) { // the on-stream call logged why
+    std::fprintf(stderr, "%s: %s\n", call, portshmem_status_string(s));
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
 
 // A team's device handle lives in GPU memory (host memory on the host platform); rocshmem_team_t points to it.
 struct team_entry {
@@ -127,6 +180,7 @@ void after_init() {
 }
 
 void before_finalize() {
+  host_ops_teardown();
   {
     const std::lock_guard<std::mutex> lock(registry_mutex());
     filled = false;
@@ -169,6 +223,92 @@ void host_team_barrier(rocshmem_team_t team) {
   (void)portshmem_team_sync(slot);          // ... once this PE's device work is done; then every member
 }
 
+namespace host {
+
+void putmem(void* dest, const void* src, std::size_t nbytes, int pe, bool nbi) {
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  checked(portshmem_putmem_on_stream(dest, src, nbytes, pe, host_stream), "rocshmem_putmem (host)");
+  if (!nbi) wait_stream("rocshmem_putmem (host)");
+}
+
+void getmem(void* dest, const void* src, std::size_t nbytes, int pe, bool nbi) {
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  checked(portshmem_getmem_on_stream(dest, src, nbytes, pe, host_stream), "rocshmem_getmem (host)");
+  if (!nbi) wait_stream("rocshmem_getmem (host)");
+}
+
+void put_value(void* dest, const void* value, std::size_t bytes, int pe) {
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  // The value is staged in device memory; the stream orders the copy before the put, and waiting for the put keeps
+  // the staging word unused by the next call.
+  copy_async(staging, value, bytes, hipMemcpyHostToDevice, "rocshmem_<T>_p (host)");
+  checked(portshmem_putmem_on_stream(dest, staging, bytes, pe, host_stream), "rocshmem_<T>_p (host)");
+  wait_stream("rocshmem_<T>_p (host)");
+}
+
+void get_value(void* value, const void* src, std::size_t bytes, int pe) {
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  checked(portshmem_getmem_on_stream(staging, src, bytes, pe, host_stream), "rocshmem_<T>_g (host)");
+  copy_async(value, staging, bytes, hipMemcpyDeviceToHost, "rocshmem_<T>_g (host)");
+  wait_stream("rocshmem_<T>_g (host)");
+}
+
+std::uint64_t amo(void* dest, int op, std::uint64_t value, std::uint64_t cond, std::size_t bytes, int pe) {
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  portshmem_ctx_t c;
+  checked(portshmem_get_ctx(&c), "rocshmem AMO (host)");
+  if (portshmem::detail::on_stream::launch_amo(c, dest, op, value, cond, bytes, pe, staging, host_stream) !=
+      hipSuccess) {
+    std::fprintf(stderr, "rocshmem AMO (host): the kernel launch failed\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  std::uint64_t old = 0;
+  copy_async(&old, staging, sizeof old, hipMemcpyDeviceToHost, "rocshmem AMO (host)");
+  wait_stream("rocshmem AMO (host)");
+  return bytes == 4 ? std::uint64_t(std::uint32_t(old)) : old;
+}
+
+void quiet() {
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  if (!host_ops_ready) return; // the host issued nothing
+  checked(portshmem_quiet_on_stream(host_stream), "rocshmem_quiet (host)");
+  wait_stream("rocshmem_quiet (host)");
+}
+
+void load(void* dst, const void* src, std::size_t bytes) {
+#if PORTSHMEM_PLATFORM_HOST
+  // The heap is host memory: one atomic acquire load of the word.
+  switch (bytes) {
+  case 1:
+    *static_cast<std::uint8_t*>(dst) = __atomic_load_n(static_cast<const std::uint8_t*>(src), __ATOMIC_ACQUIRE);
+    break;
+  case 2:
+    *static_cast<std::uint16_t*>(dst) = __atomic_load_n(static_cast<const std::uint16_t*>(src), __ATOMIC_ACQUIRE);
+    break;
+  case 4:
+    *static_cast<std::uint32_t*>(dst) = __atomic_load_n(static_cast<const std::uint32_t*>(src), __ATOMIC_ACQUIRE);
+    break;
+  default:
+    *static_cast<std::uint64_t*>(dst) = __atomic_load_n(static_cast<const std::uint64_t*>(src), __ATOMIC_ACQUIRE);
+    break;
+  }
+#else
+  // Device or host memory alike: a copy on the library's stream (it does not wait for the application's kernels).
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  copy_async(dst, src, bytes, hipMemcpyDefault, "rocshmem wait/test (host)");
+  wait_stream("rocshmem wait/test (host)");
+  std::atomic_thread_fence(std::memory_order_acquire);
+#endif
+}
+
+} // namespace host
+
 } // namespace detail
 
 void rocshmem_init(MPI_Comm comm) {
@@ -185,12 +325,8 @@ void rocshmem_init(MPI_Comm comm) {
 
 int rocshmem_init_thread(int /*requested*/, int* provided, MPI_Comm comm) {
   rocshmem_init(comm);
-  rocshmem_query_thread(provided);
-  return 0;
-}
-
-void rocshmem_query_thread(int* provided) {
   *provided = ROCSHMEM_THREAD_MULTIPLE;
+  return 0;
 }
 
 void rocshmem_finalize() {

@@ -47,6 +47,39 @@ PORTSHMEM_GLOBAL void quiet_kernel(portshmem::ctx c) {
 PORTSHMEM_GLOBAL void barrier_all_kernel(portshmem::ctx c) {
   portshmem::barrier_all_block(c);
 }
+// The host AMOs' kernel: one per word size, the operation chosen at run time (the order of rocshmem's
+// detail::host::amo_op: fetch, set, swap, cswap, add, and, or, xor).
+template <class U>
+PORTSHMEM_GLOBAL void amo_kernel(portshmem::ctx c, U* dest, int op, U value, U cond, int pe, std::uint64_t* result) {
+  U old = 0;
+  switch (op) {
+  case 0:
+    old = portshmem::atomic_fetch(c, dest, pe);
+    break;
+  case 1:
+    portshmem::atomic_set(c, dest, value, pe);
+    break;
+  case 2:
+    old = portshmem::atomic_swap(c, dest, value, pe);
+    break;
+  case 3:
+    old = portshmem::atomic_compare_swap(c, dest, cond, value, pe);
+    break;
+  case 4:
+    old = portshmem::atomic_fetch_add(c, dest, value, pe);
+    break;
+  case 5:
+    old = portshmem::atomic_fetch_and(c, dest, value, pe);
+    break;
+  case 6:
+    old = portshmem::atomic_fetch_or(c, dest, value, pe);
+    break;
+  default:
+    old = portshmem::atomic_fetch_xor(c, dest, value, pe);
+    break;
+  }
+  *result = old;
+}
 
 } // namespace
 
@@ -82,6 +115,15 @@ hipError_t launch_quiet(const portshmem_ctx_t& c, hipStream_t stream) {
 
 hipError_t launch_barrier_all(const portshmem_ctx_t& c, hipStream_t stream) {
   return arch::launch(barrier_all_kernel, dim3(1), dim3(kBlockThreads), 0, stream, c);
+}
+hipError_t launch_amo(const portshmem_ctx_t& c, void* dest, int op, std::uint64_t value, std::uint64_t cond,
+                      std::size_t bytes, int pe, std::uint64_t* result, hipStream_t stream) {
+  if (bytes == 4) {
+    return arch::launch(amo_kernel<std::uint32_t>, dim3(1), dim3(1), 0, stream, c, static_cast<std::uint32_t*>(dest),
+                        op, std::uint32_t(value), std::uint32_t(cond), pe, result);
+  }
+  return arch::launch(amo_kernel<std::uint64_t>, dim3(1), dim3(1), 0, stream, c, static_cast<std::uint64_t*>(dest), op,
+                      value, cond, pe, result);
 }
 
 } // namespace portshmem::detail::on_stream

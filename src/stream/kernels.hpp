@@ -36,5 +36,11 @@ hipError_t launch_signal_wait_until(const portshmem_ctx_t& c, std::uint64_t* sig
 hipError_t launch_quiet(const portshmem_ctx_t& c, hipStream_t stream);
 /// barrier_all_block(c).
 hipError_t launch_barrier_all(const portshmem_ctx_t& c, hipStream_t stream);
+/// One AMO by one thread on the word of bytes (4 or 8) at dest on pe, as the unsigned integer of that size: op is a
+/// rocshmem::detail::host::amo_op (fetch, set, swap, cswap, add, and, or, xor; fetch_* results for all but set), value
+/// and cond its operands' bits; the old value's bits go to *result (device memory, 8 bytes). The host AMOs of the
+/// rocSHMEM compatibility header (include/rocshmem/detail/host_ops.hpp) run on it.
+hipError_t launch_amo(const portshmem_ctx_t& c, void* dest, int op, std::uint64_t value, std::uint64_t cond,
+                      std::size_t bytes, int pe, std::uint64_t* result, hipStream_t stream);
 
 } // namespace portshmem::detail::on_stream

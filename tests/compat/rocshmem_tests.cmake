@@ -74,3 +74,15 @@ if(PORTSHMEM_PLATFORM STREQUAL "host")
                          ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
   endforeach()
 endif()
+
+# Every name with a host form (host RMA, AMOs, waits, tests; compat/host_cases.inc), called from host code on 2 and 4
+# PEs, its effect checked, plus host quiet/fence and floating waits (compat/test_rocshmem_host.cpp).
+if(PORTSHMEM_PLATFORM STREQUAL "host")
+  portshmem_add_hip_executable(portshmem_compat_host SOURCES compat/test_rocshmem_host.cpp)
+  foreach(_np 2 4)
+    add_test(NAME compat_rocshmem_host_np${_np}
+             COMMAND ${PROJECT_SOURCE_DIR}/scripts/portshmem-run -np ${_np} $<TARGET_FILE:portshmem_compat_host>)
+    set_tests_properties(compat_rocshmem_host_np${_np} PROPERTIES TIMEOUT 600
+                         ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
+  endforeach()
+endif()

@@ -41,107 +41,192 @@ void clear() {
 
 constexpr int G_thread = 0, G_wave = 1, G_wg = 2;
 
-template <int G, class F>
-__global__ void run_kernel(F f) {
-  const unsigned t = threadIdx.x;
-  if (G == G_wg || (G == G_wave && t < unsigned(warpSize)) || t == 0) f();
-}
-/// One launch of f by group G (one thread, the first wave, the block) between two host barriers.
-template <int G, class F>
-void run(F f) {
-  rocshmem_barrier_all();
-  hipLaunchKernelGGL((run_kernel<G, F>), dim3(1), dim3(kThreads), 0, 0, f);
-  rocshmem_barrier_all();
+// The barrier and sync variants, by number (no device lambdas: nvcc would need --extended-lambda). Each: the group
+// form, whether the caller quiets first (a sync completes nothing), the name.
+struct variant {
+  int group;
+  bool quiet_first;
+  const char* name;
+};
+constexpr variant kVariants[] = {
+    {G_thread, false, "rocshmem_barrier_all (device)"},
+    {G_wave, false, "rocshmem_barrier_all_wave"},
+    {G_wg, false, "rocshmem_barrier_all_wg"},
+    {G_thread, false, "rocshmem_ctx_barrier_all"},
+    {G_wave, false, "rocshmem_ctx_barrier_all_wave"},
+    {G_wg, false, "rocshmem_ctx_barrier_all_wg"},
+    {G_thread, false, "rocshmem_barrier()"},
+    {G_wave, false, "rocshmem_barrier_wave"},
+    {G_wg, false, "rocshmem_barrier_wg"},
+    {G_thread, false, "rocshmem_barrier(team) (device)"},
+    {G_thread, false, "rocshmem_ctx_barrier"},
+    {G_wave, false, "rocshmem_ctx_barrier_wave"},
+    {G_wg, false, "rocshmem_ctx_barrier_wg (TEAM_SHARED)"},
+    {G_thread, true, "rocshmem_sync_all (device)"},
+    {G_wave, true, "rocshmem_sync_all_wave"},
+    {G_wg, true, "rocshmem_sync_all_wg"},
+    {G_thread, true, "rocshmem_ctx_sync_all"},
+    {G_wave, true, "rocshmem_ctx_sync_all_wave"},
+    {G_wg, true, "rocshmem_ctx_sync_all_wg"},
+    {G_thread, true, "rocshmem_ctx_sync"},
+    {G_wave, true, "rocshmem_ctx_sync_wave"},
+    {G_wg, true, "rocshmem_ctx_sync_wg (TEAM_SHARED)"},
+};
+constexpr int kNumVariants = int(sizeof kVariants / sizeof kVariants[0]);
+
+__device__ void call_variant(int which, rocshmem_team_t world, rocshmem_team_t shared) {
+  const rocshmem_ctx_t ctx = ROCSHMEM_CTX_DEFAULT;
+  switch (which) {
+  case 0:
+    rocshmem_barrier_all();
+    break;
+  case 1:
+    rocshmem_barrier_all_wave();
+    break;
+  case 2:
+    rocshmem_barrier_all_wg();
+    break;
+  case 3:
+    rocshmem_ctx_barrier_all(ctx);
+    break;
+  case 4:
+    rocshmem_ctx_barrier_all_wave(ctx);
+    break;
+  case 5:
+    rocshmem_ctx_barrier_all_wg(ctx);
+    break;
+  case 6:
+    rocshmem_barrier();
+    break;
+  case 7:
+    rocshmem_barrier_wave();
+    break;
+  case 8:
+    rocshmem_barrier_wg();
+    break;
+  case 9:
+    rocshmem_barrier(world);
+    break;
+  case 10:
+    rocshmem_ctx_barrier(ctx, world);
+    break;
+  case 11:
+    rocshmem_ctx_barrier_wave(ctx, world);
+    break;
+  case 12:
+    rocshmem_ctx_barrier_wg(ctx, shared);
+    break;
+  case 13:
+    rocshmem_sync_all();
+    break;
+  case 14:
+    rocshmem_sync_all_wave();
+    break;
+  case 15:
+    rocshmem_sync_all_wg();
+    break;
+  case 16:
+    rocshmem_ctx_sync_all(ctx);
+    break;
+  case 17:
+    rocshmem_ctx_sync_all_wave(ctx);
+    break;
+  case 18:
+    rocshmem_ctx_sync_all_wg(ctx);
+    break;
+  case 19:
+    rocshmem_ctx_sync(ctx, world);
+    break;
+  case 20:
+    rocshmem_ctx_sync_wave(ctx, world);
+    break;
+  default:
+    rocshmem_ctx_sync_wg(ctx, shared);
+    break;
+  }
 }
 
-/// A barrier (Quiet = false: it must complete the put itself) or a sync after a quiet (Quiet = true), called by group
-/// G: thread 0 puts round * 1000 + me into peer's slot with p, then the group calls sync(), then thread 0 reads the
-/// slot, which must hold from's value. The host barriers around the launch see nothing in flight.
-template <int G, bool Quiet, class Sync>
-void sync_case(const char* name, Sync sync) {
-  clear();
-  int* slot = reinterpret_cast<int*>(buf_b);
-  int* seen = reinterpret_cast<int*>(buf_a);
-  const int round = ++rounds;
-  const int p = peer;
-  run<G>([=] {
-    if (threadIdx.x == 0) {
-      rocshmem_int_p(slot, round * 1000 + rocshmem_my_pe(), p);
-      if (Quiet) rocshmem_quiet();
-    }
-    sync();
-    if (threadIdx.x == 0) *seen = portshmem::atomic_fetch(ROCSHMEM_CTX_DEFAULT, slot, rocshmem_my_pe());
-  });
-  check(*seen == round * 1000 + from, name);
+/// Variant which, called by its group: thread 0 puts value into peer's slot with p (and quiets first for a sync),
+/// then the group calls the variant, then thread 0 reads the slot, which must hold from's value.
+__global__ void sync_kernel(int which, int group, bool quiet_first, int* slot, int* seen, int value, int pe,
+                            rocshmem_team_t world, rocshmem_team_t shared) {
+  const unsigned t = threadIdx.x;
+  if (!(group == G_wg || (group == G_wave && t < unsigned(warpSize)) || t == 0)) return;
+  if (t == 0) {
+    rocshmem_int_p(slot, value, pe);
+    if (quiet_first) rocshmem_quiet();
+  }
+  call_variant(which, world, shared);
+  if (t == 0) *seen = portshmem::atomic_fetch(ROCSHMEM_CTX_DEFAULT, slot, rocshmem_my_pe());
 }
 
 void barriers_and_syncs() {
-  const rocshmem_team_t world = ROCSHMEM_TEAM_WORLD, shared = ROCSHMEM_TEAM_SHARED;
-  // Barriers: quiet included.
-  sync_case<G_thread, false>("rocshmem_barrier_all (device)", [] { rocshmem_barrier_all(); });
-  sync_case<G_wave, false>("rocshmem_barrier_all_wave", [] { rocshmem_barrier_all_wave(); });
-  sync_case<G_wg, false>("rocshmem_barrier_all_wg", [] { rocshmem_barrier_all_wg(); });
-  sync_case<G_thread, false>("rocshmem_ctx_barrier_all", [] { rocshmem_ctx_barrier_all(ROCSHMEM_CTX_DEFAULT); });
-  sync_case<G_wave, false>("rocshmem_ctx_barrier_all_wave",
-                           [] { rocshmem_ctx_barrier_all_wave(ROCSHMEM_CTX_DEFAULT); });
-  sync_case<G_wg, false>("rocshmem_ctx_barrier_all_wg", [] { rocshmem_ctx_barrier_all_wg(ROCSHMEM_CTX_DEFAULT); });
-  sync_case<G_thread, false>("rocshmem_barrier()", [] { rocshmem_barrier(); });
-  sync_case<G_wave, false>("rocshmem_barrier_wave", [] { rocshmem_barrier_wave(); });
-  sync_case<G_wg, false>("rocshmem_barrier_wg", [] { rocshmem_barrier_wg(); });
-  sync_case<G_thread, false>("rocshmem_barrier(team) (device)", [=] { rocshmem_barrier(world); });
-  sync_case<G_thread, false>("rocshmem_ctx_barrier", [=] { rocshmem_ctx_barrier(ROCSHMEM_CTX_DEFAULT, world); });
-  sync_case<G_wave, false>("rocshmem_ctx_barrier_wave",
-                           [=] { rocshmem_ctx_barrier_wave(ROCSHMEM_CTX_DEFAULT, world); });
-  sync_case<G_wg, false>("rocshmem_ctx_barrier_wg", [=] { rocshmem_ctx_barrier_wg(ROCSHMEM_CTX_DEFAULT, shared); });
-  // Syncs: the put is quieted first; the sync orders the read after every PE's arrival.
-  sync_case<G_thread, true>("rocshmem_sync_all (device)", [] { rocshmem_sync_all(); });
-  sync_case<G_wave, true>("rocshmem_sync_all_wave", [] { rocshmem_sync_all_wave(); });
-  sync_case<G_wg, true>("rocshmem_sync_all_wg", [] { rocshmem_sync_all_wg(); });
-  sync_case<G_thread, true>("rocshmem_ctx_sync_all", [] { rocshmem_ctx_sync_all(ROCSHMEM_CTX_DEFAULT); });
-  sync_case<G_wave, true>("rocshmem_ctx_sync_all_wave", [] { rocshmem_ctx_sync_all_wave(ROCSHMEM_CTX_DEFAULT); });
-  sync_case<G_wg, true>("rocshmem_ctx_sync_all_wg", [] { rocshmem_ctx_sync_all_wg(ROCSHMEM_CTX_DEFAULT); });
-  sync_case<G_thread, true>("rocshmem_ctx_sync", [=] { rocshmem_ctx_sync(ROCSHMEM_CTX_DEFAULT, world); });
-  sync_case<G_wave, true>("rocshmem_ctx_sync_wave", [=] { rocshmem_ctx_sync_wave(ROCSHMEM_CTX_DEFAULT, world); });
-  sync_case<G_wg, true>("rocshmem_ctx_sync_wg", [=] { rocshmem_ctx_sync_wg(ROCSHMEM_CTX_DEFAULT, shared); });
+  for (int which = 0; which < kNumVariants; ++which) {
+    clear();
+    int* slot = reinterpret_cast<int*>(buf_b);
+    int* seen = reinterpret_cast<int*>(buf_a);
+    const int round = ++rounds;
+    rocshmem_barrier_all();
+    const variant& v = kVariants[which];
+    sync_kernel<<<dim3(1), dim3(kThreads), 0, 0>>>(which, v.group, v.quiet_first, slot, seen, round * 1000 + me, peer,
+                                                   ROCSHMEM_TEAM_WORLD, ROCSHMEM_TEAM_SHARED);
+    rocshmem_barrier_all();
+    check(*seen == round * 1000 + from, kVariants[which].name);
+  }
 }
 
 /// pe_quiet and threadfence_system as a message pass: the data goes to peer (a put with pe_quiet, or a store through
 /// rocshmem_ptr with threadfence_system), then a flag; peer waits for the flag and then must see the data.
-template <class Publish>
-void message_case(const char* name, Publish publish) {
-  clear();
-  int* data = reinterpret_cast<int*>(buf_b);
-  int* flag = reinterpret_cast<int*>(buf_b + 256);
-  int* seen = reinterpret_cast<int*>(buf_a);
-  const int round = ++rounds;
-  const int p = peer;
-  run<G_thread>([=] {
-    publish(data, round * 1000 + rocshmem_my_pe(), p);
-    rocshmem_int_atomic_set(flag, round, p);
-    rocshmem_int_wait_until(flag, ROCSHMEM_CMP_EQ, round);
-    *seen = *data;
-  });
-  check(*seen == round * 1000 + from, name);
-}
-
-void quiets_and_fences() {
-  message_case("rocshmem_pe_quiet", [](int* data, int value, int pe) {
+__global__ void message_kernel(int which, int* data, int* flag, int* seen, int value, int round, int pe) {
+  switch (which) {
+  case 0:
     rocshmem_int_put_nbi(data, &value, 1, pe);
     rocshmem_pe_quiet(&pe, 1);
-  });
-  message_case("rocshmem_ctx_pe_quiet", [](int* data, int value, int pe) {
+    break;
+  case 1: {
     const int pes[2] = {pe, pe};
     rocshmem_ctx_int_put_nbi(ROCSHMEM_CTX_DEFAULT, data, &value, 1, pe);
     rocshmem_ctx_pe_quiet(ROCSHMEM_CTX_DEFAULT, pes, 2);
-  });
-  message_case("rocshmem_threadfence_system", [](int* data, int value, int pe) {
+    break;
+  }
+  case 2:
     *static_cast<volatile int*>(rocshmem_ptr(data, pe)) = value;
     rocshmem_threadfence_system();
-  });
-  message_case("rocshmem_ctx_threadfence_system", [](int* data, int value, int pe) {
+    break;
+  default:
     *static_cast<volatile int*>(rocshmem_ptr(data, pe)) = value;
     rocshmem_ctx_threadfence_system(ROCSHMEM_CTX_DEFAULT);
-  });
+    break;
+  }
+  rocshmem_int_atomic_set(flag, round, pe);
+  rocshmem_int_wait_until(flag, ROCSHMEM_CMP_EQ, round);
+  *seen = *data;
+}
+
+void quiets_and_fences() {
+  const char* names[] = {"rocshmem_pe_quiet", "rocshmem_ctx_pe_quiet", "rocshmem_threadfence_system",
+                         "rocshmem_ctx_threadfence_system"};
+  for (int which = 0; which < 4; ++which) {
+    clear();
+    int* data = reinterpret_cast<int*>(buf_b);
+    int* flag = reinterpret_cast<int*>(buf_b + 256);
+    int* seen = reinterpret_cast<int*>(buf_a);
+    const int round = ++rounds;
+    rocshmem_barrier_all();
+    message_kernel<<<dim3(1), dim3(1), 0, 0>>>(which, data, flag, seen, round * 1000 + me, round, peer);
+    rocshmem_barrier_all();
+    check(*seen == round * 1000 + from, names[which]);
+  }
+}
+
+/// rocshmem_query_thread in device code (the same name as the host call).
+__global__ void query_kernel(int* provided) {
+  rocshmem_query_thread(provided);
+}
+
+/// One p through ctx (a host-created context) to pe's word.
+__global__ void ctx_p_kernel(rocshmem_ctx_t ctx, int* word, int value, int pe) {
+  rocshmem_ctx_int_p(ctx, word, value, pe);
 }
 
 /// rocshmem_wg_team_create_ctx: out[0] its return value; on success a p through the context to pe's word (checked
@@ -185,10 +270,17 @@ void contexts() {
   check(rocshmem_ctx_create(ROCSHMEM_CTX_SERIALIZED, &ctx) == 0 && ctx.my_pe == me && ctx.n_pes == npes,
         "rocshmem_ctx_create (host)");
   clear();
-  const int p = peer;
-  run<G_thread>([=] { rocshmem_ctx_int_p(ctx, word, 55 + rocshmem_my_pe(), p); });
+  rocshmem_barrier_all();
+  ctx_p_kernel<<<dim3(1), dim3(1), 0, 0>>>(ctx, word, 55 + me, peer);
+  rocshmem_barrier_all();
   check(*word == 55 + from, "rocshmem_ctx_create context in a kernel");
   rocshmem_ctx_destroy(ctx);
+
+  int* provided = reinterpret_cast<int*>(buf_a + 512);
+  *provided = -1;
+  query_kernel<<<dim3(1), dim3(1), 0, 0>>>(provided);
+  (void)hipDeviceSynchronize();
+  check(*provided == ROCSHMEM_THREAD_MULTIPLE, "rocshmem_query_thread (device)");
 
   // get_device_ctx: device memory holding the default context.
   void* d = rocshmem_get_device_ctx();
@@ -228,10 +320,10 @@ void teams() {
   // Host team barrier and sync: a kernel's put without quiet is complete after rocshmem_barrier(team).
   clear();
   int* word = reinterpret_cast<int*>(buf_b);
-  const int p = peer;
   rocshmem_barrier_all();
-  auto put = [=] { rocshmem_int_p(word, 900 + rocshmem_my_pe(), p); };
-  hipLaunchKernelGGL((run_kernel<G_thread, decltype(put)>), dim3(1), dim3(kThreads), 0, 0, put);
+  rocshmem_ctx_t ctx{};
+  (void)rocshmem_ctx_create(0, &ctx);
+  ctx_p_kernel<<<dim3(1), dim3(1), 0, 0>>>(ctx, word, 900 + me, peer);
   rocshmem_barrier(ROCSHMEM_TEAM_WORLD);
   check(*word == 900 + from, "rocshmem_barrier(team) (host)");
   rocshmem_barrier(ROCSHMEM_TEAM_INVALID); // no-op

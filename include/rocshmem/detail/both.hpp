@@ -4,6 +4,7 @@
 #pragma once
 
 #include "rocshmem/detail/common.hpp"
+#include "rocshmem/detail/host_ops.hpp"
 
 namespace rocshmem {
 
@@ -39,6 +40,11 @@ PORTSHMEM_HOST_DEVICE int rocshmem_n_pes() {
 #endif
   return portshmem_initialized() ? portshmem_n_pes() : detail::pre_init_n_pes();
 #endif
+}
+
+/// *provided = ROCSHMEM_THREAD_MULTIPLE: any thread may call the API, host or device.
+PORTSHMEM_HOST_DEVICE void rocshmem_query_thread(int* provided) {
+  *provided = ROCSHMEM_THREAD_MULTIPLE;
 }
 
 /// A pointer for loads/stores to pe's copy of the symmetric dest, or nullptr (portshmem::ptr / portshmem_ptr).
@@ -133,37 +139,57 @@ PORTSHMEM_HOST_DEVICE void rocshmem_barrier(rocshmem_team_t team) {
 #endif
 }
 
-// fence and quiet: in device code portshmem::fence/quiet on the context; on the host they order and complete the
-// operations the host issued, and portshmem's host API issues none (host-initiated RMA is not mapped), so there they
-// have nothing to do.
+// fence and quiet: in device code portshmem::fence/quiet on the context; on the host they complete the operations
+// the host issued (host RMA and AMOs, detail/host_ops.hpp): host operations run in order on the library's stream, and
+// a host fence is a quiet.
 
 /// Orders ctx's earlier puts, AMOs and signals to each PE before its later ones.
 PORTSHMEM_HOST_DEVICE void rocshmem_ctx_fence(rocshmem_ctx_t ctx) {
-#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
-  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::fence(ctx);
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  portshmem::fence(ctx);
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::fence(ctx);
 #endif
   (void)ctx;
+  detail::host::quiet();
+#endif
 }
 
 /// rocshmem_ctx_fence on the default context.
 PORTSHMEM_HOST_DEVICE void rocshmem_fence() {
-#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
-  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::fence(detail::default_ctx());
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  portshmem::fence(detail::default_ctx());
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::fence(detail::default_ctx());
+#endif
+  detail::host::quiet();
 #endif
 }
 
 /// Completes ctx's earlier operations (remote writes visible, gets arrived).
 PORTSHMEM_HOST_DEVICE void rocshmem_ctx_quiet(rocshmem_ctx_t ctx) {
-#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
-  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::quiet(ctx);
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  portshmem::quiet(ctx);
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::quiet(ctx);
 #endif
   (void)ctx;
+  detail::host::quiet();
+#endif
 }
 
 /// rocshmem_ctx_quiet on the default context.
 PORTSHMEM_HOST_DEVICE void rocshmem_quiet() {
-#if PORTSHMEM_DEVICE_PASS && PORTSHMEM_HAS_DEVICE_API
-  if (ROCSHMEM_DETAIL_DEVICE_CODE()) portshmem::quiet(detail::default_ctx());
+#if !ROCSHMEM_DETAIL_HOST_PASS
+  portshmem::quiet(detail::default_ctx());
+#else
+#if PORTSHMEM_PLATFORM_HOST
+  if (ROCSHMEM_DETAIL_ON_KERNEL_THREAD()) return portshmem::quiet(detail::default_ctx());
+#endif
+  detail::host::quiet();
 #endif
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "rocshmem/detail/common.hpp"
+#include "rocshmem/detail/host_ops.hpp"
 
 namespace rocshmem {
 

@@ -120,6 +120,17 @@ void host_team_barrier(rocshmem_team_t team);
 #define ROCSHMEM_DETAIL_DEVICE_CODE() 0
 #endif
 
+// ROCSHMEM_DETAIL_BOTH((DEVICE), (HOST)): the body of a name rocSHMEM has on the host and on the device (one
+// __host__ __device__ function, since nvcc cannot overload on __host__/__device__ alone): DEVICE in device code, HOST
+// (detail/host_ops.hpp) in host code; each argument is one parenthesized expression.
+#if PORTSHMEM_GPU_DEVICE_PASS
+#define ROCSHMEM_DETAIL_BOTH(DEVICE, HOST) DEVICE
+#elif PORTSHMEM_PLATFORM_HOST
+#define ROCSHMEM_DETAIL_BOTH(DEVICE, HOST) (ROCSHMEM_DETAIL_ON_KERNEL_THREAD() ? DEVICE : HOST)
+#else
+#define ROCSHMEM_DETAIL_BOTH(DEVICE, HOST) HOST
+#endif
+
 /// The default context, this translation unit's copy (filled by rocshmem_init).
 #if PORTSHMEM_GPU_COMPILER
 static __constant__ rocshmem_ctx_t ROCSHMEM_CTX_DEFAULT;

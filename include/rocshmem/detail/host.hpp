@@ -13,8 +13,6 @@ namespace rocshmem {
 void rocshmem_init(MPI_Comm comm = MPI_COMM_WORLD);
 /// rocshmem_init; *provided = ROCSHMEM_THREAD_MULTIPLE (every portshmem call may be made from any thread). Returns 0.
 int rocshmem_init_thread(int requested, int* provided, MPI_Comm comm = MPI_COMM_WORLD);
-/// *provided = ROCSHMEM_THREAD_MULTIPLE.
-void rocshmem_query_thread(int* provided);
 /// Collective: portshmem_finalize (after freeing the team handles).
 void rocshmem_finalize();
 /// Collective: portshmem_malloc (nullptr on failure).

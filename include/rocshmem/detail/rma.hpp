@@ -3,14 +3,18 @@
 #pragma once
 
 #include "rocshmem/detail/common.hpp"
+#include "rocshmem/detail/host_ops.hpp"
 
 namespace rocshmem {
 
-PORTSHMEM_DEVICE void rocshmem_putmem(void* dest, const void* source, size_t nelems, int pe) {
-  portshmem::putmem(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_putmem(void* dest, const void* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::putmem(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems, pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_putmem(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {
-  portshmem::putmem(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_putmem(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems,
+                                               int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::putmem(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems, pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_putmem_wave(void* dest, const void* source, size_t nelems, int pe) {
@@ -29,12 +33,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_putmem_wg(rocshmem_ctx_t ctx, void* dest, con
   portshmem::putmem_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_putmem_nbi(void* dest, const void* source, size_t nelems, int pe) {
-  portshmem::putmem_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_putmem_nbi(void* dest, const void* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::putmem_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems, pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_putmem_nbi(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems,
-                                              int pe) {
-  portshmem::putmem_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_putmem_nbi(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems,
+                                                   int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::putmem_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems, pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_putmem_nbi_wave(void* dest, const void* source, size_t nelems, int pe) {
@@ -53,11 +59,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_putmem_nbi_wg(rocshmem_ctx_t ctx, void* dest,
   portshmem::putmem_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_getmem(void* dest, const void* source, size_t nelems, int pe) {
-  portshmem::getmem(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_getmem(void* dest, const void* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::getmem(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems, pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_getmem(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems, int pe) {
-  portshmem::getmem(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_getmem(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems,
+                                               int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::getmem(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems, pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_getmem_wave(void* dest, const void* source, size_t nelems, int pe) {
@@ -76,12 +85,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_getmem_wg(rocshmem_ctx_t ctx, void* dest, con
   portshmem::getmem_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_getmem_nbi(void* dest, const void* source, size_t nelems, int pe) {
-  portshmem::getmem_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_getmem_nbi(void* dest, const void* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::getmem_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems, pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_getmem_nbi(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems,
-                                              int pe) {
-  portshmem::getmem_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_getmem_nbi(rocshmem_ctx_t ctx, void* dest, const void* source, size_t nelems,
+                                                   int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::getmem_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems, pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_getmem_nbi_wave(void* dest, const void* source, size_t nelems, int pe) {
@@ -100,12 +111,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_getmem_nbi_wg(rocshmem_ctx_t ctx, void* dest,
   portshmem::getmem_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_float_put(float* dest, const float* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_float_put(float* dest, const float* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(float), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_float_put(rocshmem_ctx_t ctx, float* dest, const float* source, size_t nelems,
-                                             int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_float_put(rocshmem_ctx_t ctx, float* dest, const float* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(float), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_float_put_wave(float* dest, const float* source, size_t nelems, int pe) {
@@ -124,12 +137,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_float_put_wg(rocshmem_ctx_t ctx, float* dest,
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_float_put_nbi(float* dest, const float* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_float_put_nbi(float* dest, const float* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(float), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_float_put_nbi(rocshmem_ctx_t ctx, float* dest, const float* source, size_t nelems,
-                                                 int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_float_put_nbi(rocshmem_ctx_t ctx, float* dest, const float* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(float), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_float_put_nbi_wave(float* dest, const float* source, size_t nelems, int pe) {
@@ -148,12 +163,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_float_put_nbi_wg(rocshmem_ctx_t ctx, float* d
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_float_get(float* dest, const float* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_float_get(float* dest, const float* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(float), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_float_get(rocshmem_ctx_t ctx, float* dest, const float* source, size_t nelems,
-                                             int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_float_get(rocshmem_ctx_t ctx, float* dest, const float* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(float), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_float_get_wave(float* dest, const float* source, size_t nelems, int pe) {
@@ -172,12 +189,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_float_get_wg(rocshmem_ctx_t ctx, float* dest,
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_float_get_nbi(float* dest, const float* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_float_get_nbi(float* dest, const float* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(float), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_float_get_nbi(rocshmem_ctx_t ctx, float* dest, const float* source, size_t nelems,
-                                                 int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_float_get_nbi(rocshmem_ctx_t ctx, float* dest, const float* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(float), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_float_get_nbi_wave(float* dest, const float* source, size_t nelems, int pe) {
@@ -196,26 +215,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_float_get_nbi_wg(rocshmem_ctx_t ctx, float* d
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_float_p(float* dest, float value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_float_p(float* dest, float value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_float_p(rocshmem_ctx_t ctx, float* dest, float value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE float rocshmem_float_g(const float* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE float rocshmem_ctx_float_g(rocshmem_ctx_t ctx, const float* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_float_p(rocshmem_ctx_t ctx, float* dest, float value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_double_put(double* dest, const double* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE float rocshmem_float_g(const float* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_double_put(rocshmem_ctx_t ctx, double* dest, const double* source, size_t nelems,
-                                              int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE float rocshmem_ctx_float_g(rocshmem_ctx_t ctx, const float* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_double_put(double* dest, const double* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(double), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_double_put(rocshmem_ctx_t ctx, double* dest, const double* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(double), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_double_put_wave(double* dest, const double* source, size_t nelems, int pe) {
@@ -234,12 +256,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_double_put_wg(rocshmem_ctx_t ctx, double* des
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_double_put_nbi(double* dest, const double* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_double_put_nbi(double* dest, const double* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(double), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_double_put_nbi(rocshmem_ctx_t ctx, double* dest, const double* source, size_t nelems,
-                                                  int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_double_put_nbi(rocshmem_ctx_t ctx, double* dest, const double* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(double), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_double_put_nbi_wave(double* dest, const double* source, size_t nelems, int pe) {
@@ -258,12 +282,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_double_put_nbi_wg(rocshmem_ctx_t ctx, double*
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_double_get(double* dest, const double* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_double_get(double* dest, const double* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(double), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_double_get(rocshmem_ctx_t ctx, double* dest, const double* source, size_t nelems,
-                                              int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_double_get(rocshmem_ctx_t ctx, double* dest, const double* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(double), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_double_get_wave(double* dest, const double* source, size_t nelems, int pe) {
@@ -282,12 +308,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_double_get_wg(rocshmem_ctx_t ctx, double* des
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_double_get_nbi(double* dest, const double* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_double_get_nbi(double* dest, const double* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(double), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_double_get_nbi(rocshmem_ctx_t ctx, double* dest, const double* source, size_t nelems,
-                                                  int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_double_get_nbi(rocshmem_ctx_t ctx, double* dest, const double* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(double), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_double_get_nbi_wave(double* dest, const double* source, size_t nelems, int pe) {
@@ -306,25 +334,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_double_get_nbi_wg(rocshmem_ctx_t ctx, double*
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_double_p(double* dest, double value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_double_p(double* dest, double value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_double_p(rocshmem_ctx_t ctx, double* dest, double value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE double rocshmem_double_g(const double* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE double rocshmem_ctx_double_g(rocshmem_ctx_t ctx, const double* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_double_p(rocshmem_ctx_t ctx, double* dest, double value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_char_put(char* dest, const char* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE double rocshmem_double_g(const double* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_char_put(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE double rocshmem_ctx_double_g(rocshmem_ctx_t ctx, const double* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_char_put(char* dest, const char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(char), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_char_put(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(char), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_char_put_wave(char* dest, const char* source, size_t nelems, int pe) {
@@ -343,12 +375,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_char_put_wg(rocshmem_ctx_t ctx, char* dest, c
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_char_put_nbi(char* dest, const char* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_char_put_nbi(char* dest, const char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(char), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_char_put_nbi(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems,
-                                                int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_char_put_nbi(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems,
+                                                     int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(char), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_char_put_nbi_wave(char* dest, const char* source, size_t nelems, int pe) {
@@ -367,11 +401,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_char_put_nbi_wg(rocshmem_ctx_t ctx, char* des
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_char_get(char* dest, const char* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_char_get(char* dest, const char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(char), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_char_get(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_char_get(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(char), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_char_get_wave(char* dest, const char* source, size_t nelems, int pe) {
@@ -390,12 +427,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_char_get_wg(rocshmem_ctx_t ctx, char* dest, c
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_char_get_nbi(char* dest, const char* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_char_get_nbi(char* dest, const char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(char), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_char_get_nbi(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems,
-                                                int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_char_get_nbi(rocshmem_ctx_t ctx, char* dest, const char* source, size_t nelems,
+                                                     int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(char), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_char_get_nbi_wave(char* dest, const char* source, size_t nelems, int pe) {
@@ -414,26 +453,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_char_get_nbi_wg(rocshmem_ctx_t ctx, char* des
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_char_p(char* dest, char value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_char_p(char* dest, char value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_char_p(rocshmem_ctx_t ctx, char* dest, char value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE char rocshmem_char_g(const char* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE char rocshmem_ctx_char_g(rocshmem_ctx_t ctx, const char* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_char_p(rocshmem_ctx_t ctx, char* dest, char value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_schar_put(signed char* dest, const signed char* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE char rocshmem_char_g(const char* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_schar_put(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
-                                             size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE char rocshmem_ctx_char_g(rocshmem_ctx_t ctx, const char* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_schar_put(signed char* dest, const signed char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(signed char), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_schar_put(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(signed char), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_schar_put_wave(signed char* dest, const signed char* source, size_t nelems, int pe) {
@@ -452,12 +494,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_schar_put_wg(rocshmem_ctx_t ctx, signed char*
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_schar_put_nbi(signed char* dest, const signed char* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_schar_put_nbi(signed char* dest, const signed char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(signed char), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_schar_put_nbi(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_schar_put_nbi(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(signed char), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_schar_put_nbi_wave(signed char* dest, const signed char* source, size_t nelems, int pe) {
@@ -476,12 +520,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_schar_put_nbi_wg(rocshmem_ctx_t ctx, signed c
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_schar_get(signed char* dest, const signed char* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_schar_get(signed char* dest, const signed char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(signed char), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_schar_get(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
-                                             size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_schar_get(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(signed char), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_schar_get_wave(signed char* dest, const signed char* source, size_t nelems, int pe) {
@@ -500,12 +546,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_schar_get_wg(rocshmem_ctx_t ctx, signed char*
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_schar_get_nbi(signed char* dest, const signed char* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_schar_get_nbi(signed char* dest, const signed char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(signed char), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_schar_get_nbi(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_schar_get_nbi(rocshmem_ctx_t ctx, signed char* dest, const signed char* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(signed char), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_schar_get_nbi_wave(signed char* dest, const signed char* source, size_t nelems, int pe) {
@@ -524,26 +572,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_schar_get_nbi_wg(rocshmem_ctx_t ctx, signed c
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_schar_p(signed char* dest, signed char value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_schar_p(signed char* dest, signed char value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_schar_p(rocshmem_ctx_t ctx, signed char* dest, signed char value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE signed char rocshmem_schar_g(const signed char* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE signed char rocshmem_ctx_schar_g(rocshmem_ctx_t ctx, const signed char* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_schar_p(rocshmem_ctx_t ctx, signed char* dest, signed char value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_short_put(short* dest, const short* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE signed char rocshmem_schar_g(const signed char* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_short_put(rocshmem_ctx_t ctx, short* dest, const short* source, size_t nelems,
-                                             int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE signed char rocshmem_ctx_schar_g(rocshmem_ctx_t ctx, const signed char* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_short_put(short* dest, const short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(short), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_short_put(rocshmem_ctx_t ctx, short* dest, const short* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(short), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_short_put_wave(short* dest, const short* source, size_t nelems, int pe) {
@@ -562,12 +613,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_short_put_wg(rocshmem_ctx_t ctx, short* dest,
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_short_put_nbi(short* dest, const short* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_short_put_nbi(short* dest, const short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(short), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_short_put_nbi(rocshmem_ctx_t ctx, short* dest, const short* source, size_t nelems,
-                                                 int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_short_put_nbi(rocshmem_ctx_t ctx, short* dest, const short* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(short), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_short_put_nbi_wave(short* dest, const short* source, size_t nelems, int pe) {
@@ -586,12 +639,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_short_put_nbi_wg(rocshmem_ctx_t ctx, short* d
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_short_get(short* dest, const short* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_short_get(short* dest, const short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(short), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_short_get(rocshmem_ctx_t ctx, short* dest, const short* source, size_t nelems,
-                                             int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_short_get(rocshmem_ctx_t ctx, short* dest, const short* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(short), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_short_get_wave(short* dest, const short* source, size_t nelems, int pe) {
@@ -610,12 +665,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_short_get_wg(rocshmem_ctx_t ctx, short* dest,
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_short_get_nbi(short* dest, const short* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_short_get_nbi(short* dest, const short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(short), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_short_get_nbi(rocshmem_ctx_t ctx, short* dest, const short* source, size_t nelems,
-                                                 int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_short_get_nbi(rocshmem_ctx_t ctx, short* dest, const short* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(short), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_short_get_nbi_wave(short* dest, const short* source, size_t nelems, int pe) {
@@ -634,25 +691,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_short_get_nbi_wg(rocshmem_ctx_t ctx, short* d
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_short_p(short* dest, short value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_short_p(short* dest, short value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_short_p(rocshmem_ctx_t ctx, short* dest, short value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE short rocshmem_short_g(const short* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE short rocshmem_ctx_short_g(rocshmem_ctx_t ctx, const short* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_short_p(rocshmem_ctx_t ctx, short* dest, short value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int_put(int* dest, const int* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE short rocshmem_short_g(const short* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int_put(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE short rocshmem_ctx_short_g(rocshmem_ctx_t ctx, const short* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_int_put(int* dest, const int* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int_put(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems,
+                                                int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int_put_wave(int* dest, const int* source, size_t nelems, int pe) {
@@ -670,12 +731,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int_put_wg(rocshmem_ctx_t ctx, int* dest, con
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int_put_nbi(int* dest, const int* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int_put_nbi(int* dest, const int* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int_put_nbi(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems,
-                                               int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int_put_nbi(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems,
+                                                    int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int_put_nbi_wave(int* dest, const int* source, size_t nelems, int pe) {
@@ -694,11 +757,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int_put_nbi_wg(rocshmem_ctx_t ctx, int* dest,
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int_get(int* dest, const int* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int_get(int* dest, const int* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int_get(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int_get(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems,
+                                                int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int_get_wave(int* dest, const int* source, size_t nelems, int pe) {
@@ -716,12 +782,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int_get_wg(rocshmem_ctx_t ctx, int* dest, con
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int_get_nbi(int* dest, const int* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int_get_nbi(int* dest, const int* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int_get_nbi(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems,
-                                               int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int_get_nbi(rocshmem_ctx_t ctx, int* dest, const int* source, size_t nelems,
+                                                    int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int_get_nbi_wave(int* dest, const int* source, size_t nelems, int pe) {
@@ -740,25 +808,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int_get_nbi_wg(rocshmem_ctx_t ctx, int* dest,
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int_p(int* dest, int value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int_p(int* dest, int value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int_p(rocshmem_ctx_t ctx, int* dest, int value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE int rocshmem_int_g(const int* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_int_g(rocshmem_ctx_t ctx, const int* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int_p(rocshmem_ctx_t ctx, int* dest, int value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_long_put(long* dest, const long* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int rocshmem_int_g(const int* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_long_put(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_int_g(rocshmem_ctx_t ctx, const int* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_long_put(long* dest, const long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(long), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_long_put(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_long_put_wave(long* dest, const long* source, size_t nelems, int pe) {
@@ -777,12 +849,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_long_put_wg(rocshmem_ctx_t ctx, long* dest, c
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_long_put_nbi(long* dest, const long* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_long_put_nbi(long* dest, const long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_long_put_nbi(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems,
-                                                int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_long_put_nbi(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems,
+                                                     int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_long_put_nbi_wave(long* dest, const long* source, size_t nelems, int pe) {
@@ -801,11 +875,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_long_put_nbi_wg(rocshmem_ctx_t ctx, long* des
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_long_get(long* dest, const long* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_long_get(long* dest, const long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(long), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_long_get(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_long_get(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_long_get_wave(long* dest, const long* source, size_t nelems, int pe) {
@@ -824,12 +901,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_long_get_wg(rocshmem_ctx_t ctx, long* dest, c
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_long_get_nbi(long* dest, const long* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_long_get_nbi(long* dest, const long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_long_get_nbi(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems,
-                                                int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_long_get_nbi(rocshmem_ctx_t ctx, long* dest, const long* source, size_t nelems,
+                                                     int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_long_get_nbi_wave(long* dest, const long* source, size_t nelems, int pe) {
@@ -848,26 +927,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_long_get_nbi_wg(rocshmem_ctx_t ctx, long* des
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_long_p(long* dest, long value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_long_p(long* dest, long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_long_p(rocshmem_ctx_t ctx, long* dest, long value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE long rocshmem_long_g(const long* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE long rocshmem_ctx_long_g(rocshmem_ctx_t ctx, const long* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_long_p(rocshmem_ctx_t ctx, long* dest, long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_longlong_put(long long* dest, const long long* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE long rocshmem_long_g(const long* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_longlong_put(rocshmem_ctx_t ctx, long long* dest, const long long* source,
-                                                size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE long rocshmem_ctx_long_g(rocshmem_ctx_t ctx, const long* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_longlong_put(long long* dest, const long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(long long), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_longlong_put(rocshmem_ctx_t ctx, long long* dest, const long long* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(long long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_longlong_put_wave(long long* dest, const long long* source, size_t nelems, int pe) {
@@ -886,12 +968,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_longlong_put_wg(rocshmem_ctx_t ctx, long long
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_longlong_put_nbi(long long* dest, const long long* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_longlong_put_nbi(long long* dest, const long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(long long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_longlong_put_nbi(rocshmem_ctx_t ctx, long long* dest, const long long* source,
-                                                    size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_longlong_put_nbi(rocshmem_ctx_t ctx, long long* dest, const long long* source,
+                                                         size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(long long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_longlong_put_nbi_wave(long long* dest, const long long* source, size_t nelems, int pe) {
@@ -910,12 +994,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_longlong_put_nbi_wg(rocshmem_ctx_t ctx, long 
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_longlong_get(long long* dest, const long long* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_longlong_get(long long* dest, const long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(long long), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_longlong_get(rocshmem_ctx_t ctx, long long* dest, const long long* source,
-                                                size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_longlong_get(rocshmem_ctx_t ctx, long long* dest, const long long* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(long long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_longlong_get_wave(long long* dest, const long long* source, size_t nelems, int pe) {
@@ -934,12 +1020,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_longlong_get_wg(rocshmem_ctx_t ctx, long long
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_longlong_get_nbi(long long* dest, const long long* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_longlong_get_nbi(long long* dest, const long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(long long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_longlong_get_nbi(rocshmem_ctx_t ctx, long long* dest, const long long* source,
-                                                    size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_longlong_get_nbi(rocshmem_ctx_t ctx, long long* dest, const long long* source,
+                                                         size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(long long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_longlong_get_nbi_wave(long long* dest, const long long* source, size_t nelems, int pe) {
@@ -958,26 +1046,30 @@ PORTSHMEM_DEVICE void rocshmem_ctx_longlong_get_nbi_wg(rocshmem_ctx_t ctx, long 
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_longlong_p(long long* dest, long long value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_longlong_p(long long* dest, long long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_longlong_p(rocshmem_ctx_t ctx, long long* dest, long long value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE long long rocshmem_longlong_g(const long long* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE long long rocshmem_ctx_longlong_g(rocshmem_ctx_t ctx, const long long* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_longlong_p(rocshmem_ctx_t ctx, long long* dest, long long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uchar_put(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE long long rocshmem_longlong_g(const long long* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uchar_put(rocshmem_ctx_t ctx, unsigned char* dest, const unsigned char* source,
-                                             size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE long long rocshmem_ctx_longlong_g(rocshmem_ctx_t ctx, const long long* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_uchar_put(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned char), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uchar_put(rocshmem_ctx_t ctx, unsigned char* dest, const unsigned char* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned char), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uchar_put_wave(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
@@ -996,12 +1088,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uchar_put_wg(rocshmem_ctx_t ctx, unsigned cha
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uchar_put_nbi(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uchar_put_nbi(unsigned char* dest, const unsigned char* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned char), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uchar_put_nbi(rocshmem_ctx_t ctx, unsigned char* dest, const unsigned char* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uchar_put_nbi(rocshmem_ctx_t ctx, unsigned char* dest,
+                                                      const unsigned char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned char), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uchar_put_nbi_wave(unsigned char* dest, const unsigned char* source, size_t nelems,
@@ -1022,12 +1118,15 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uchar_put_nbi_wg(rocshmem_ctx_t ctx, unsigned
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uchar_get(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uchar_get(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned char), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uchar_get(rocshmem_ctx_t ctx, unsigned char* dest, const unsigned char* source,
-                                             size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uchar_get(rocshmem_ctx_t ctx, unsigned char* dest, const unsigned char* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned char), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uchar_get_wave(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
@@ -1046,12 +1145,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uchar_get_wg(rocshmem_ctx_t ctx, unsigned cha
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uchar_get_nbi(unsigned char* dest, const unsigned char* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uchar_get_nbi(unsigned char* dest, const unsigned char* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned char), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uchar_get_nbi(rocshmem_ctx_t ctx, unsigned char* dest, const unsigned char* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uchar_get_nbi(rocshmem_ctx_t ctx, unsigned char* dest,
+                                                      const unsigned char* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned char), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uchar_get_nbi_wave(unsigned char* dest, const unsigned char* source, size_t nelems,
@@ -1072,26 +1175,31 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uchar_get_nbi_wg(rocshmem_ctx_t ctx, unsigned
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uchar_p(unsigned char* dest, unsigned char value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uchar_p(unsigned char* dest, unsigned char value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uchar_p(rocshmem_ctx_t ctx, unsigned char* dest, unsigned char value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE unsigned char rocshmem_uchar_g(const unsigned char* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE unsigned char rocshmem_ctx_uchar_g(rocshmem_ctx_t ctx, const unsigned char* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uchar_p(rocshmem_ctx_t ctx, unsigned char* dest, unsigned char value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ushort_put(unsigned short* dest, const unsigned short* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned char rocshmem_uchar_g(const unsigned char* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ushort_put(rocshmem_ctx_t ctx, unsigned short* dest, const unsigned short* source,
-                                              size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned char rocshmem_ctx_uchar_g(rocshmem_ctx_t ctx, const unsigned char* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_ushort_put(unsigned short* dest, const unsigned short* source, size_t nelems,
+                                               int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned short), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ushort_put(rocshmem_ctx_t ctx, unsigned short* dest,
+                                                   const unsigned short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned short), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ushort_put_wave(unsigned short* dest, const unsigned short* source, size_t nelems,
@@ -1112,13 +1220,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ushort_put_wg(rocshmem_ctx_t ctx, unsigned sh
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ushort_put_nbi(unsigned short* dest, const unsigned short* source, size_t nelems,
-                                              int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ushort_put_nbi(unsigned short* dest, const unsigned short* source, size_t nelems,
+                                                   int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned short), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ushort_put_nbi(rocshmem_ctx_t ctx, unsigned short* dest,
-                                                  const unsigned short* source, size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ushort_put_nbi(rocshmem_ctx_t ctx, unsigned short* dest,
+                                                       const unsigned short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned short), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ushort_put_nbi_wave(unsigned short* dest, const unsigned short* source, size_t nelems,
@@ -1139,12 +1250,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ushort_put_nbi_wg(rocshmem_ctx_t ctx, unsigne
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ushort_get(unsigned short* dest, const unsigned short* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ushort_get(unsigned short* dest, const unsigned short* source, size_t nelems,
+                                               int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned short), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ushort_get(rocshmem_ctx_t ctx, unsigned short* dest, const unsigned short* source,
-                                              size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ushort_get(rocshmem_ctx_t ctx, unsigned short* dest,
+                                                   const unsigned short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned short), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ushort_get_wave(unsigned short* dest, const unsigned short* source, size_t nelems,
@@ -1165,13 +1280,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ushort_get_wg(rocshmem_ctx_t ctx, unsigned sh
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ushort_get_nbi(unsigned short* dest, const unsigned short* source, size_t nelems,
-                                              int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ushort_get_nbi(unsigned short* dest, const unsigned short* source, size_t nelems,
+                                                   int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned short), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ushort_get_nbi(rocshmem_ctx_t ctx, unsigned short* dest,
-                                                  const unsigned short* source, size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ushort_get_nbi(rocshmem_ctx_t ctx, unsigned short* dest,
+                                                       const unsigned short* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned short), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ushort_get_nbi_wave(unsigned short* dest, const unsigned short* source, size_t nelems,
@@ -1192,26 +1310,31 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ushort_get_nbi_wg(rocshmem_ctx_t ctx, unsigne
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ushort_p(unsigned short* dest, unsigned short value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ushort_p(unsigned short* dest, unsigned short value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ushort_p(rocshmem_ctx_t ctx, unsigned short* dest, unsigned short value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE unsigned short rocshmem_ushort_g(const unsigned short* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE unsigned short rocshmem_ctx_ushort_g(rocshmem_ctx_t ctx, const unsigned short* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ushort_p(rocshmem_ctx_t ctx, unsigned short* dest, unsigned short value,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint_put(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned short rocshmem_ushort_g(const unsigned short* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint_put(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
-                                            size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned short rocshmem_ctx_ushort_g(rocshmem_ctx_t ctx, const unsigned short* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_uint_put(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned int), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint_put(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
+                                                 size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned int), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint_put_wave(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
@@ -1230,12 +1353,15 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint_put_wg(rocshmem_ctx_t ctx, unsigned int*
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint_put_nbi(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint_put_nbi(unsigned int* dest, const unsigned int* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned int), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint_put_nbi(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
-                                                size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint_put_nbi(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned int), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint_put_nbi_wave(unsigned int* dest, const unsigned int* source, size_t nelems,
@@ -1255,12 +1381,15 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint_put_nbi_wg(rocshmem_ctx_t ctx, unsigned 
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint_get(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint_get(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned int), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint_get(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
-                                            size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint_get(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
+                                                 size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned int), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint_get_wave(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
@@ -1279,12 +1408,15 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint_get_wg(rocshmem_ctx_t ctx, unsigned int*
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint_get_nbi(unsigned int* dest, const unsigned int* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint_get_nbi(unsigned int* dest, const unsigned int* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned int), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint_get_nbi(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
-                                                size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint_get_nbi(rocshmem_ctx_t ctx, unsigned int* dest, const unsigned int* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned int), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint_get_nbi_wave(unsigned int* dest, const unsigned int* source, size_t nelems,
@@ -1304,26 +1436,30 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint_get_nbi_wg(rocshmem_ctx_t ctx, unsigned 
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint_p(unsigned int* dest, unsigned int value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint_p(unsigned int* dest, unsigned int value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint_p(rocshmem_ctx_t ctx, unsigned int* dest, unsigned int value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE unsigned int rocshmem_uint_g(const unsigned int* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE unsigned int rocshmem_ctx_uint_g(rocshmem_ctx_t ctx, const unsigned int* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint_p(rocshmem_ctx_t ctx, unsigned int* dest, unsigned int value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulong_put(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned int rocshmem_uint_g(const unsigned int* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulong_put(rocshmem_ctx_t ctx, unsigned long* dest, const unsigned long* source,
-                                             size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned int rocshmem_ctx_uint_g(rocshmem_ctx_t ctx, const unsigned int* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_ulong_put(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned long), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulong_put(rocshmem_ctx_t ctx, unsigned long* dest, const unsigned long* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulong_put_wave(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
@@ -1342,12 +1478,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulong_put_wg(rocshmem_ctx_t ctx, unsigned lon
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulong_put_nbi(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulong_put_nbi(unsigned long* dest, const unsigned long* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulong_put_nbi(rocshmem_ctx_t ctx, unsigned long* dest, const unsigned long* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulong_put_nbi(rocshmem_ctx_t ctx, unsigned long* dest,
+                                                      const unsigned long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulong_put_nbi_wave(unsigned long* dest, const unsigned long* source, size_t nelems,
@@ -1368,12 +1508,15 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulong_put_nbi_wg(rocshmem_ctx_t ctx, unsigned
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulong_get(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulong_get(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned long), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulong_get(rocshmem_ctx_t ctx, unsigned long* dest, const unsigned long* source,
-                                             size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulong_get(rocshmem_ctx_t ctx, unsigned long* dest, const unsigned long* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulong_get_wave(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
@@ -1392,12 +1535,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulong_get_wg(rocshmem_ctx_t ctx, unsigned lon
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulong_get_nbi(unsigned long* dest, const unsigned long* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulong_get_nbi(unsigned long* dest, const unsigned long* source, size_t nelems,
+                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulong_get_nbi(rocshmem_ctx_t ctx, unsigned long* dest, const unsigned long* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulong_get_nbi(rocshmem_ctx_t ctx, unsigned long* dest,
+                                                      const unsigned long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulong_get_nbi_wave(unsigned long* dest, const unsigned long* source, size_t nelems,
@@ -1418,27 +1565,31 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulong_get_nbi_wg(rocshmem_ctx_t ctx, unsigned
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulong_p(unsigned long* dest, unsigned long value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulong_p(unsigned long* dest, unsigned long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulong_p(rocshmem_ctx_t ctx, unsigned long* dest, unsigned long value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE unsigned long rocshmem_ulong_g(const unsigned long* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE unsigned long rocshmem_ctx_ulong_g(rocshmem_ctx_t ctx, const unsigned long* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulong_p(rocshmem_ctx_t ctx, unsigned long* dest, unsigned long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulonglong_put(unsigned long long* dest, const unsigned long long* source, size_t nelems,
-                                             int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned long rocshmem_ulong_g(const unsigned long* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_put(rocshmem_ctx_t ctx, unsigned long long* dest,
-                                                 const unsigned long long* source, size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned long rocshmem_ctx_ulong_g(rocshmem_ctx_t ctx, const unsigned long* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_ulonglong_put(unsigned long long* dest, const unsigned long long* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned long long), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulonglong_put(rocshmem_ctx_t ctx, unsigned long long* dest,
+                                                      const unsigned long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned long long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulonglong_put_wave(unsigned long long* dest, const unsigned long long* source,
@@ -1459,13 +1610,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_put_wg(rocshmem_ctx_t ctx, unsigned
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulonglong_put_nbi(unsigned long long* dest, const unsigned long long* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulonglong_put_nbi(unsigned long long* dest, const unsigned long long* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(unsigned long long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_put_nbi(rocshmem_ctx_t ctx, unsigned long long* dest,
-                                                     const unsigned long long* source, size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulonglong_put_nbi(rocshmem_ctx_t ctx, unsigned long long* dest,
+                                                          const unsigned long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(unsigned long long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulonglong_put_nbi_wave(unsigned long long* dest, const unsigned long long* source,
@@ -1486,13 +1640,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_put_nbi_wg(rocshmem_ctx_t ctx, unsi
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulonglong_get(unsigned long long* dest, const unsigned long long* source, size_t nelems,
-                                             int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulonglong_get(unsigned long long* dest, const unsigned long long* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned long long), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_get(rocshmem_ctx_t ctx, unsigned long long* dest,
-                                                 const unsigned long long* source, size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulonglong_get(rocshmem_ctx_t ctx, unsigned long long* dest,
+                                                      const unsigned long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned long long), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulonglong_get_wave(unsigned long long* dest, const unsigned long long* source,
@@ -1513,13 +1670,16 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_get_wg(rocshmem_ctx_t ctx, unsigned
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulonglong_get_nbi(unsigned long long* dest, const unsigned long long* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulonglong_get_nbi(unsigned long long* dest, const unsigned long long* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(unsigned long long), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_get_nbi(rocshmem_ctx_t ctx, unsigned long long* dest,
-                                                     const unsigned long long* source, size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulonglong_get_nbi(rocshmem_ctx_t ctx, unsigned long long* dest,
+                                                          const unsigned long long* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+      ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(unsigned long long), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulonglong_get_nbi_wave(unsigned long long* dest, const unsigned long long* source,
@@ -1540,28 +1700,31 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_get_nbi_wg(rocshmem_ctx_t ctx, unsi
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulonglong_p(unsigned long long* dest, unsigned long long value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulonglong_p(unsigned long long* dest, unsigned long long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_p(rocshmem_ctx_t ctx, unsigned long long* dest, unsigned long long value,
-                                               int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE unsigned long long rocshmem_ulonglong_g(const unsigned long long* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE unsigned long long rocshmem_ctx_ulonglong_g(rocshmem_ctx_t ctx, const unsigned long long* source,
-                                                             int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulonglong_p(rocshmem_ctx_t ctx, unsigned long long* dest,
+                                                    unsigned long long value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int8_put(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned long long rocshmem_ulonglong_g(const unsigned long long* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int8_put(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source, size_t nelems,
-                                            int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE unsigned long long rocshmem_ctx_ulonglong_g(rocshmem_ctx_t ctx, const unsigned long long* source,
+                                                                  int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_int8_put(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int8_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int8_put(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int8_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int8_put_wave(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
@@ -1580,12 +1743,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int8_put_wg(rocshmem_ctx_t ctx, int8_t* dest,
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int8_put_nbi(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int8_put_nbi(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int8_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int8_put_nbi(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source, size_t nelems,
-                                                int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int8_put_nbi(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int8_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int8_put_nbi_wave(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
@@ -1604,12 +1769,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int8_put_nbi_wg(rocshmem_ctx_t ctx, int8_t* d
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int8_get(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int8_get(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int8_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int8_get(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source, size_t nelems,
-                                            int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int8_get(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int8_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int8_get_wave(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
@@ -1628,12 +1795,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int8_get_wg(rocshmem_ctx_t ctx, int8_t* dest,
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int8_get_nbi(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int8_get_nbi(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int8_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int8_get_nbi(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source, size_t nelems,
-                                                int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int8_get_nbi(rocshmem_ctx_t ctx, int8_t* dest, const int8_t* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int8_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int8_get_nbi_wave(int8_t* dest, const int8_t* source, size_t nelems, int pe) {
@@ -1652,26 +1821,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int8_get_nbi_wg(rocshmem_ctx_t ctx, int8_t* d
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int8_p(int8_t* dest, int8_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int8_p(int8_t* dest, int8_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int8_p(rocshmem_ctx_t ctx, int8_t* dest, int8_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE int8_t rocshmem_int8_g(const int8_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE int8_t rocshmem_ctx_int8_g(rocshmem_ctx_t ctx, const int8_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int8_p(rocshmem_ctx_t ctx, int8_t* dest, int8_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int16_put(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int8_t rocshmem_int8_g(const int8_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int16_put(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int8_t rocshmem_ctx_int8_g(rocshmem_ctx_t ctx, const int8_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_int16_put(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int16_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int16_put(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int16_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int16_put_wave(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
@@ -1690,12 +1862,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int16_put_wg(rocshmem_ctx_t ctx, int16_t* des
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int16_put_nbi(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int16_put_nbi(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int16_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int16_put_nbi(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int16_put_nbi(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int16_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int16_put_nbi_wave(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
@@ -1714,12 +1888,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int16_put_nbi_wg(rocshmem_ctx_t ctx, int16_t*
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int16_get(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int16_get(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int16_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int16_get(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int16_get(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int16_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int16_get_wave(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
@@ -1738,12 +1914,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int16_get_wg(rocshmem_ctx_t ctx, int16_t* des
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int16_get_nbi(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int16_get_nbi(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int16_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int16_get_nbi(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int16_get_nbi(rocshmem_ctx_t ctx, int16_t* dest, const int16_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int16_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int16_get_nbi_wave(int16_t* dest, const int16_t* source, size_t nelems, int pe) {
@@ -1762,26 +1940,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int16_get_nbi_wg(rocshmem_ctx_t ctx, int16_t*
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int16_p(int16_t* dest, int16_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int16_p(int16_t* dest, int16_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int16_p(rocshmem_ctx_t ctx, int16_t* dest, int16_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE int16_t rocshmem_int16_g(const int16_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE int16_t rocshmem_ctx_int16_g(rocshmem_ctx_t ctx, const int16_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int16_p(rocshmem_ctx_t ctx, int16_t* dest, int16_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int32_put(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int16_t rocshmem_int16_g(const int16_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int32_put(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int16_t rocshmem_ctx_int16_g(rocshmem_ctx_t ctx, const int16_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_int32_put(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int32_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int32_put(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int32_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int32_put_wave(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
@@ -1800,12 +1981,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int32_put_wg(rocshmem_ctx_t ctx, int32_t* des
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int32_put_nbi(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int32_put_nbi(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int32_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int32_put_nbi(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int32_put_nbi(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int32_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int32_put_nbi_wave(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
@@ -1824,12 +2007,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int32_put_nbi_wg(rocshmem_ctx_t ctx, int32_t*
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int32_get(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int32_get(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int32_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int32_get(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int32_get(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int32_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int32_get_wave(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
@@ -1848,12 +2033,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int32_get_wg(rocshmem_ctx_t ctx, int32_t* des
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int32_get_nbi(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int32_get_nbi(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int32_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int32_get_nbi(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int32_get_nbi(rocshmem_ctx_t ctx, int32_t* dest, const int32_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int32_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int32_get_nbi_wave(int32_t* dest, const int32_t* source, size_t nelems, int pe) {
@@ -1872,26 +2059,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int32_get_nbi_wg(rocshmem_ctx_t ctx, int32_t*
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int32_p(int32_t* dest, int32_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int32_p(int32_t* dest, int32_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int32_p(rocshmem_ctx_t ctx, int32_t* dest, int32_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE int32_t rocshmem_int32_g(const int32_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE int32_t rocshmem_ctx_int32_g(rocshmem_ctx_t ctx, const int32_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int32_p(rocshmem_ctx_t ctx, int32_t* dest, int32_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int64_put(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int32_t rocshmem_int32_g(const int32_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int64_put(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int32_t rocshmem_ctx_int32_g(rocshmem_ctx_t ctx, const int32_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_int64_put(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int64_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int64_put(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int64_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int64_put_wave(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
@@ -1910,12 +2100,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int64_put_wg(rocshmem_ctx_t ctx, int64_t* des
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int64_put_nbi(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int64_put_nbi(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(int64_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int64_put_nbi(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int64_put_nbi(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(int64_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int64_put_nbi_wave(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
@@ -1934,12 +2126,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int64_put_nbi_wg(rocshmem_ctx_t ctx, int64_t*
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int64_get(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int64_get(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int64_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int64_get(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int64_get(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int64_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int64_get_wave(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
@@ -1958,12 +2152,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int64_get_wg(rocshmem_ctx_t ctx, int64_t* des
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int64_get_nbi(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int64_get_nbi(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(int64_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int64_get_nbi(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int64_get_nbi(rocshmem_ctx_t ctx, int64_t* dest, const int64_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(int64_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_int64_get_nbi_wave(int64_t* dest, const int64_t* source, size_t nelems, int pe) {
@@ -1982,26 +2178,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_int64_get_nbi_wg(rocshmem_ctx_t ctx, int64_t*
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int64_p(int64_t* dest, int64_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_int64_p(int64_t* dest, int64_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int64_p(rocshmem_ctx_t ctx, int64_t* dest, int64_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE int64_t rocshmem_int64_g(const int64_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE int64_t rocshmem_ctx_int64_g(rocshmem_ctx_t ctx, const int64_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int64_p(rocshmem_ctx_t ctx, int64_t* dest, int64_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint8_put(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int64_t rocshmem_int64_g(const int64_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint8_put(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE int64_t rocshmem_ctx_int64_g(rocshmem_ctx_t ctx, const int64_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_uint8_put(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint8_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint8_put(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint8_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint8_put_wave(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
@@ -2020,12 +2219,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint8_put_wg(rocshmem_ctx_t ctx, uint8_t* des
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint8_put_nbi(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint8_put_nbi(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint8_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint8_put_nbi(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint8_put_nbi(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint8_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint8_put_nbi_wave(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
@@ -2044,12 +2245,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint8_put_nbi_wg(rocshmem_ctx_t ctx, uint8_t*
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint8_get(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint8_get(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint8_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint8_get(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source, size_t nelems,
-                                             int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint8_get(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source,
+                                                  size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint8_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint8_get_wave(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
@@ -2068,12 +2271,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint8_get_wg(rocshmem_ctx_t ctx, uint8_t* des
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint8_get_nbi(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint8_get_nbi(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint8_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint8_get_nbi(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source,
-                                                 size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint8_get_nbi(rocshmem_ctx_t ctx, uint8_t* dest, const uint8_t* source,
+                                                      size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint8_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint8_get_nbi_wave(uint8_t* dest, const uint8_t* source, size_t nelems, int pe) {
@@ -2092,26 +2297,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint8_get_nbi_wg(rocshmem_ctx_t ctx, uint8_t*
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint8_p(uint8_t* dest, uint8_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint8_p(uint8_t* dest, uint8_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint8_p(rocshmem_ctx_t ctx, uint8_t* dest, uint8_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE uint8_t rocshmem_uint8_g(const uint8_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE uint8_t rocshmem_ctx_uint8_g(rocshmem_ctx_t ctx, const uint8_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint8_p(rocshmem_ctx_t ctx, uint8_t* dest, uint8_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint16_put(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint8_t rocshmem_uint8_g(const uint8_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint16_put(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source, size_t nelems,
-                                              int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint8_t rocshmem_ctx_uint8_g(rocshmem_ctx_t ctx, const uint8_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_uint16_put(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint16_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint16_put(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint16_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint16_put_wave(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
@@ -2130,12 +2338,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint16_put_wg(rocshmem_ctx_t ctx, uint16_t* d
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint16_put_nbi(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint16_put_nbi(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint16_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint16_put_nbi(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source,
-                                                  size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint16_put_nbi(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint16_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint16_put_nbi_wave(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
@@ -2154,12 +2364,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint16_put_nbi_wg(rocshmem_ctx_t ctx, uint16_
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint16_get(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint16_get(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint16_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint16_get(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source, size_t nelems,
-                                              int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint16_get(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint16_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint16_get_wave(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
@@ -2178,12 +2390,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint16_get_wg(rocshmem_ctx_t ctx, uint16_t* d
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint16_get_nbi(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint16_get_nbi(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint16_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint16_get_nbi(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source,
-                                                  size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint16_get_nbi(rocshmem_ctx_t ctx, uint16_t* dest, const uint16_t* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint16_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint16_get_nbi_wave(uint16_t* dest, const uint16_t* source, size_t nelems, int pe) {
@@ -2202,26 +2416,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint16_get_nbi_wg(rocshmem_ctx_t ctx, uint16_
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint16_p(uint16_t* dest, uint16_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint16_p(uint16_t* dest, uint16_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint16_p(rocshmem_ctx_t ctx, uint16_t* dest, uint16_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE uint16_t rocshmem_uint16_g(const uint16_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE uint16_t rocshmem_ctx_uint16_g(rocshmem_ctx_t ctx, const uint16_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint16_p(rocshmem_ctx_t ctx, uint16_t* dest, uint16_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint32_put(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint16_t rocshmem_uint16_g(const uint16_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint32_put(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source, size_t nelems,
-                                              int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint16_t rocshmem_ctx_uint16_g(rocshmem_ctx_t ctx, const uint16_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_uint32_put(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint32_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint32_put(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint32_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint32_put_wave(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
@@ -2240,12 +2457,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint32_put_wg(rocshmem_ctx_t ctx, uint32_t* d
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint32_put_nbi(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint32_put_nbi(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint32_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint32_put_nbi(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source,
-                                                  size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint32_put_nbi(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint32_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint32_put_nbi_wave(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
@@ -2264,12 +2483,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint32_put_nbi_wg(rocshmem_ctx_t ctx, uint32_
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint32_get(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint32_get(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint32_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint32_get(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source, size_t nelems,
-                                              int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint32_get(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint32_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint32_get_wave(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
@@ -2288,12 +2509,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint32_get_wg(rocshmem_ctx_t ctx, uint32_t* d
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint32_get_nbi(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint32_get_nbi(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint32_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint32_get_nbi(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source,
-                                                  size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint32_get_nbi(rocshmem_ctx_t ctx, uint32_t* dest, const uint32_t* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint32_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint32_get_nbi_wave(uint32_t* dest, const uint32_t* source, size_t nelems, int pe) {
@@ -2312,26 +2535,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint32_get_nbi_wg(rocshmem_ctx_t ctx, uint32_
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint32_p(uint32_t* dest, uint32_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint32_p(uint32_t* dest, uint32_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint32_p(rocshmem_ctx_t ctx, uint32_t* dest, uint32_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE uint32_t rocshmem_uint32_g(const uint32_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE uint32_t rocshmem_ctx_uint32_g(rocshmem_ctx_t ctx, const uint32_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint32_p(rocshmem_ctx_t ctx, uint32_t* dest, uint32_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint64_put(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint32_t rocshmem_uint32_g(const uint32_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint64_put(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source, size_t nelems,
-                                              int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint32_t rocshmem_ctx_uint32_g(rocshmem_ctx_t ctx, const uint32_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_uint64_put(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint64_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint64_put(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint64_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint64_put_wave(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
@@ -2350,12 +2576,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint64_put_wg(rocshmem_ctx_t ctx, uint64_t* d
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint64_put_nbi(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint64_put_nbi(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(uint64_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint64_put_nbi(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source,
-                                                  size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint64_put_nbi(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(uint64_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint64_put_nbi_wave(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
@@ -2374,12 +2602,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint64_put_nbi_wg(rocshmem_ctx_t ctx, uint64_
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint64_get(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint64_get(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint64_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint64_get(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source, size_t nelems,
-                                              int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint64_get(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source,
+                                                   size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint64_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint64_get_wave(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
@@ -2398,12 +2628,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint64_get_wg(rocshmem_ctx_t ctx, uint64_t* d
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint64_get_nbi(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint64_get_nbi(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(uint64_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint64_get_nbi(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source,
-                                                  size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint64_get_nbi(rocshmem_ctx_t ctx, uint64_t* dest, const uint64_t* source,
+                                                       size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(uint64_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint64_get_nbi_wave(uint64_t* dest, const uint64_t* source, size_t nelems, int pe) {
@@ -2422,26 +2654,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_uint64_get_nbi_wg(rocshmem_ctx_t ctx, uint64_
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint64_p(uint64_t* dest, uint64_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint64_p(uint64_t* dest, uint64_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint64_p(rocshmem_ctx_t ctx, uint64_t* dest, uint64_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE uint64_t rocshmem_uint64_g(const uint64_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE uint64_t rocshmem_ctx_uint64_g(rocshmem_ctx_t ctx, const uint64_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint64_p(rocshmem_ctx_t ctx, uint64_t* dest, uint64_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_size_put(size_t* dest, const size_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint64_t rocshmem_uint64_g(const uint64_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_size_put(rocshmem_ctx_t ctx, size_t* dest, const size_t* source, size_t nelems,
-                                            int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE uint64_t rocshmem_ctx_uint64_g(rocshmem_ctx_t ctx, const uint64_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_size_put(size_t* dest, const size_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(size_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_size_put(rocshmem_ctx_t ctx, size_t* dest, const size_t* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(size_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_size_put_wave(size_t* dest, const size_t* source, size_t nelems, int pe) {
@@ -2460,12 +2695,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_size_put_wg(rocshmem_ctx_t ctx, size_t* dest,
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_size_put_nbi(size_t* dest, const size_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_size_put_nbi(size_t* dest, const size_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(size_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_size_put_nbi(rocshmem_ctx_t ctx, size_t* dest, const size_t* source, size_t nelems,
-                                                int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_size_put_nbi(rocshmem_ctx_t ctx, size_t* dest, const size_t* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(size_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_size_put_nbi_wave(size_t* dest, const size_t* source, size_t nelems, int pe) {
@@ -2484,12 +2721,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_size_put_nbi_wg(rocshmem_ctx_t ctx, size_t* d
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_size_get(size_t* dest, const size_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_size_get(size_t* dest, const size_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(size_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_size_get(rocshmem_ctx_t ctx, size_t* dest, const size_t* source, size_t nelems,
-                                            int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_size_get(rocshmem_ctx_t ctx, size_t* dest, const size_t* source, size_t nelems,
+                                                 int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(size_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_size_get_wave(size_t* dest, const size_t* source, size_t nelems, int pe) {
@@ -2508,12 +2747,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_size_get_wg(rocshmem_ctx_t ctx, size_t* dest,
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_size_get_nbi(size_t* dest, const size_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_size_get_nbi(size_t* dest, const size_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(size_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_size_get_nbi(rocshmem_ctx_t ctx, size_t* dest, const size_t* source, size_t nelems,
-                                                int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_size_get_nbi(rocshmem_ctx_t ctx, size_t* dest, const size_t* source,
+                                                     size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(size_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_size_get_nbi_wave(size_t* dest, const size_t* source, size_t nelems, int pe) {
@@ -2532,26 +2773,29 @@ PORTSHMEM_DEVICE void rocshmem_ctx_size_get_nbi_wg(rocshmem_ctx_t ctx, size_t* d
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_size_p(size_t* dest, size_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_size_p(size_t* dest, size_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_size_p(rocshmem_ctx_t ctx, size_t* dest, size_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_size_g(const size_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_size_g(rocshmem_ctx_t ctx, const size_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_size_p(rocshmem_ctx_t ctx, size_t* dest, size_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ptrdiff_put(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
-  portshmem::put(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE size_t rocshmem_size_g(const size_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_put(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
-                                               size_t nelems, int pe) {
-  portshmem::put(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_size_g(rocshmem_ctx_t ctx, const size_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
+}
+
+PORTSHMEM_HOST_DEVICE void rocshmem_ptrdiff_put(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(ptrdiff_t), pe, false)));
+}
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ptrdiff_put(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
+                                                    size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(ptrdiff_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ptrdiff_put_wave(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
@@ -2570,12 +2814,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_put_wg(rocshmem_ctx_t ctx, ptrdiff_t*
   portshmem::put_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ptrdiff_put_nbi(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
-  portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ptrdiff_put_nbi(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::putmem(dest, source, nelems * sizeof(ptrdiff_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_put_nbi(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
-                                                   size_t nelems, int pe) {
-  portshmem::put_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ptrdiff_put_nbi(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
+                                                        size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::put_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::putmem(dest, source, nelems * sizeof(ptrdiff_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ptrdiff_put_nbi_wave(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
@@ -2594,12 +2840,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_put_nbi_wg(rocshmem_ctx_t ctx, ptrdif
   portshmem::put_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ptrdiff_get(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
-  portshmem::get(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ptrdiff_get(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(ptrdiff_t), pe, false)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_get(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
-                                               size_t nelems, int pe) {
-  portshmem::get(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ptrdiff_get(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
+                                                    size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(ptrdiff_t), pe, false)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ptrdiff_get_wave(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
@@ -2618,12 +2866,14 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_get_wg(rocshmem_ctx_t ctx, ptrdiff_t*
   portshmem::get_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ptrdiff_get_nbi(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
-  portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ptrdiff_get_nbi(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(detail::default_ctx(), dest, source, nelems, pe)),
+                              (detail::host::getmem(dest, source, nelems * sizeof(ptrdiff_t), pe, true)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_get_nbi(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
-                                                   size_t nelems, int pe) {
-  portshmem::get_nbi(ctx, dest, source, nelems, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ptrdiff_get_nbi(rocshmem_ctx_t ctx, ptrdiff_t* dest, const ptrdiff_t* source,
+                                                        size_t nelems, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::get_nbi(ctx, dest, source, nelems, pe)),
+                              ((void)ctx, detail::host::getmem(dest, source, nelems * sizeof(ptrdiff_t), pe, true)));
 }
 
 PORTSHMEM_DEVICE void rocshmem_ptrdiff_get_nbi_wave(ptrdiff_t* dest, const ptrdiff_t* source, size_t nelems, int pe) {
@@ -2642,18 +2892,19 @@ PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_get_nbi_wg(rocshmem_ctx_t ctx, ptrdif
   portshmem::get_nbi_block(ctx, dest, source, nelems, pe);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ptrdiff_p(ptrdiff_t* dest, ptrdiff_t value, int pe) {
-  portshmem::p(detail::default_ctx(), dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ptrdiff_p(ptrdiff_t* dest, ptrdiff_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(detail::default_ctx(), dest, value, pe)),
+                              (detail::host::p(dest, value, pe)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_p(rocshmem_ctx_t ctx, ptrdiff_t* dest, ptrdiff_t value, int pe) {
-  portshmem::p(ctx, dest, value, pe);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ptrdiff_p(rocshmem_ctx_t ctx, ptrdiff_t* dest, ptrdiff_t value, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::p(ctx, dest, value, pe)), ((void)ctx, detail::host::p(dest, value, pe)));
 }
 
-PORTSHMEM_DEVICE ptrdiff_t rocshmem_ptrdiff_g(const ptrdiff_t* source, int pe) {
-  return portshmem::g(detail::default_ctx(), source, pe);
+PORTSHMEM_HOST_DEVICE ptrdiff_t rocshmem_ptrdiff_g(const ptrdiff_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(detail::default_ctx(), source, pe)), (detail::host::g(source, pe)));
 }
-PORTSHMEM_DEVICE ptrdiff_t rocshmem_ctx_ptrdiff_g(rocshmem_ctx_t ctx, const ptrdiff_t* source, int pe) {
-  return portshmem::g(ctx, source, pe);
+PORTSHMEM_HOST_DEVICE ptrdiff_t rocshmem_ctx_ptrdiff_g(rocshmem_ctx_t ctx, const ptrdiff_t* source, int pe) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::g(ctx, source, pe)), ((void)ctx, detail::host::g(source, pe)));
 }
 
 } // namespace rocshmem

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "rocshmem/detail/common.hpp"
+#include "rocshmem/detail/host_ops.hpp"
 
 namespace rocshmem {
 

@@ -3,48 +3,81 @@
 #pragma once
 
 #include "rocshmem/detail/common.hpp"
+#include "rocshmem/detail/host_ops.hpp"
 
 namespace rocshmem {
 
-PORTSHMEM_DEVICE void rocshmem_float_wait_until(float* ivar, int cmp, float val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_float_wait_until(float* ivar, int cmp, float val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_float_wait_until(rocshmem_ctx_t ctx, float* ivar, int cmp, float val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_float_test(float* ivar, int cmp, float val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_float_test(rocshmem_ctx_t ctx, float* ivar, int cmp, float val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_float_wait_until(rocshmem_ctx_t ctx, float* ivar, int cmp, float val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_float_wait_until_all(float* ivars, size_t nelems, const int* status, int cmp,
-                                                    float val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_float_test(float* ivar, int cmp, float val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_float_wait_until_all(rocshmem_ctx_t ctx, float* ivars, size_t nelems,
-                                                        const int* status, int cmp, float val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_float_wait_until_any(float* ivars, size_t nelems, const int* status, int cmp,
-                                                      float val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_float_wait_until_any(rocshmem_ctx_t ctx, float* ivars, size_t nelems,
-                                                          const int* status, int cmp, float val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_float_test(rocshmem_ctx_t ctx, float* ivar, int cmp, float val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_float_wait_until_some(float* ivars, size_t nelems, size_t* indices, const int* status,
-                                                       int cmp, float val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_float_wait_until_all(float* ivars, size_t nelems, const int* status, int cmp,
+                                                         float val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<float>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_float_wait_until_some(rocshmem_ctx_t ctx, float* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp, float val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_float_wait_until_all(rocshmem_ctx_t ctx, float* ivars, size_t nelems,
+                                                             const int* status, int cmp, float val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<float>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_float_wait_until_any(float* ivars, size_t nelems, const int* status, int cmp,
+                                                           float val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<float>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_float_wait_until_any(rocshmem_ctx_t ctx, float* ivars, size_t nelems,
+                                                               const int* status, int cmp, float val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<float>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_float_wait_until_some(float* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, float val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<float>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_float_wait_until_some(rocshmem_ctx_t ctx, float* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                float val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<float>{val})));
+}
+
+inline void rocshmem_float_wait_until_all_vector(float* ivars, size_t nelems, const int* status, int cmp, float* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_float_wait_until_any_vector(float* ivars, size_t nelems, const int* status, int cmp,
+                                                   float* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_float_wait_until_some_vector(float* ivars, size_t nelems, size_t* indices, const int* status,
+                                                    int cmp, float* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_float_wait_until_all_vector(float* ivars, size_t nelems, const int* status, int cmp,
@@ -130,45 +163,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_float_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_double_wait_until(double* ivar, int cmp, double val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_double_wait_until(double* ivar, int cmp, double val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_double_wait_until(rocshmem_ctx_t ctx, double* ivar, int cmp, double val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_double_test(double* ivar, int cmp, double val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_double_test(rocshmem_ctx_t ctx, double* ivar, int cmp, double val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_double_wait_until(rocshmem_ctx_t ctx, double* ivar, int cmp, double val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_double_wait_until_all(double* ivars, size_t nelems, const int* status, int cmp,
-                                                     double val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_double_test(double* ivar, int cmp, double val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_double_wait_until_all(rocshmem_ctx_t ctx, double* ivars, size_t nelems,
-                                                         const int* status, int cmp, double val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_double_wait_until_any(double* ivars, size_t nelems, const int* status, int cmp,
-                                                       double val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_double_wait_until_any(rocshmem_ctx_t ctx, double* ivars, size_t nelems,
-                                                           const int* status, int cmp, double val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_double_test(rocshmem_ctx_t ctx, double* ivar, int cmp, double val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_double_wait_until_some(double* ivars, size_t nelems, size_t* indices,
-                                                        const int* status, int cmp, double val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_double_wait_until_all(double* ivars, size_t nelems, const int* status, int cmp,
+                                                          double val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<double>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_double_wait_until_some(rocshmem_ctx_t ctx, double* ivars, size_t nelems,
-                                                            size_t* indices, const int* status, int cmp, double val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_double_wait_until_all(rocshmem_ctx_t ctx, double* ivars, size_t nelems,
+                                                              const int* status, int cmp, double val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<double>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_double_wait_until_any(double* ivars, size_t nelems, const int* status, int cmp,
+                                                            double val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<double>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_double_wait_until_any(rocshmem_ctx_t ctx, double* ivars, size_t nelems,
+                                                                const int* status, int cmp, double val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<double>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_double_wait_until_some(double* ivars, size_t nelems, size_t* indices,
+                                                             const int* status, int cmp, double val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<double>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_double_wait_until_some(rocshmem_ctx_t ctx, double* ivars, size_t nelems,
+                                                                 size_t* indices, const int* status, int cmp,
+                                                                 double val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<double>{val})));
+}
+
+inline void rocshmem_double_wait_until_all_vector(double* ivars, size_t nelems, const int* status, int cmp,
+                                                  double* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_double_wait_until_any_vector(double* ivars, size_t nelems, const int* status, int cmp,
+                                                    double* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_double_wait_until_some_vector(double* ivars, size_t nelems, size_t* indices, const int* status,
+                                                     int cmp, double* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_double_wait_until_all_vector(double* ivars, size_t nelems, const int* status, int cmp,
@@ -254,43 +320,75 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_double_test_some_vector(rocshmem_ctx_t ctx,
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_char_wait_until(char* ivar, int cmp, char val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_char_wait_until(char* ivar, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_char_wait_until(rocshmem_ctx_t ctx, char* ivar, int cmp, char val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_char_test(char* ivar, int cmp, char val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_char_test(rocshmem_ctx_t ctx, char* ivar, int cmp, char val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_char_wait_until(rocshmem_ctx_t ctx, char* ivar, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_char_wait_until_all(char* ivars, size_t nelems, const int* status, int cmp, char val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_char_test(char* ivar, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_char_wait_until_all(rocshmem_ctx_t ctx, char* ivars, size_t nelems,
-                                                       const int* status, int cmp, char val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_char_wait_until_any(char* ivars, size_t nelems, const int* status, int cmp, char val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_char_wait_until_any(rocshmem_ctx_t ctx, char* ivars, size_t nelems,
-                                                         const int* status, int cmp, char val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_char_test(rocshmem_ctx_t ctx, char* ivar, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_char_wait_until_some(char* ivars, size_t nelems, size_t* indices, const int* status,
-                                                      int cmp, char val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_char_wait_until_all(char* ivars, size_t nelems, const int* status, int cmp,
+                                                        char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<char>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_char_wait_until_some(rocshmem_ctx_t ctx, char* ivars, size_t nelems,
-                                                          size_t* indices, const int* status, int cmp, char val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_char_wait_until_all(rocshmem_ctx_t ctx, char* ivars, size_t nelems,
+                                                            const int* status, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<char>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_char_wait_until_any(char* ivars, size_t nelems, const int* status, int cmp,
+                                                          char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<char>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_char_wait_until_any(rocshmem_ctx_t ctx, char* ivars, size_t nelems,
+                                                              const int* status, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<char>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_char_wait_until_some(char* ivars, size_t nelems, size_t* indices,
+                                                           const int* status, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<char>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_char_wait_until_some(rocshmem_ctx_t ctx, char* ivars, size_t nelems,
+                                                               size_t* indices, const int* status, int cmp, char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<char>{val})));
+}
+
+inline void rocshmem_char_wait_until_all_vector(char* ivars, size_t nelems, const int* status, int cmp, char* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_char_wait_until_any_vector(char* ivars, size_t nelems, const int* status, int cmp, char* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_char_wait_until_some_vector(char* ivars, size_t nelems, size_t* indices, const int* status,
+                                                   int cmp, char* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_char_wait_until_all_vector(char* ivars, size_t nelems, const int* status, int cmp,
@@ -376,46 +474,79 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_char_test_some_vector(rocshmem_ctx_t ctx, c
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_schar_wait_until(signed char* ivar, int cmp, signed char val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_schar_wait_until(signed char* ivar, int cmp, signed char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_schar_wait_until(rocshmem_ctx_t ctx, signed char* ivar, int cmp, signed char val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_schar_test(signed char* ivar, int cmp, signed char val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_schar_test(rocshmem_ctx_t ctx, signed char* ivar, int cmp, signed char val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_schar_wait_until(rocshmem_ctx_t ctx, signed char* ivar, int cmp,
+                                                         signed char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_schar_wait_until_all(signed char* ivars, size_t nelems, const int* status, int cmp,
-                                                    signed char val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_schar_test(signed char* ivar, int cmp, signed char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_schar_wait_until_all(rocshmem_ctx_t ctx, signed char* ivars, size_t nelems,
-                                                        const int* status, int cmp, signed char val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_schar_wait_until_any(signed char* ivars, size_t nelems, const int* status, int cmp,
-                                                      signed char val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_schar_wait_until_any(rocshmem_ctx_t ctx, signed char* ivars, size_t nelems,
-                                                          const int* status, int cmp, signed char val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_schar_test(rocshmem_ctx_t ctx, signed char* ivar, int cmp, signed char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_schar_wait_until_some(signed char* ivars, size_t nelems, size_t* indices,
-                                                       const int* status, int cmp, signed char val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_schar_wait_until_all(signed char* ivars, size_t nelems, const int* status, int cmp,
+                                                         signed char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<signed char>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_schar_wait_until_some(rocshmem_ctx_t ctx, signed char* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp,
-                                                           signed char val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_schar_wait_until_all(rocshmem_ctx_t ctx, signed char* ivars, size_t nelems,
+                                                             const int* status, int cmp, signed char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<signed char>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_schar_wait_until_any(signed char* ivars, size_t nelems, const int* status,
+                                                           int cmp, signed char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<signed char>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_schar_wait_until_any(rocshmem_ctx_t ctx, signed char* ivars, size_t nelems,
+                                                               const int* status, int cmp, signed char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<signed char>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_schar_wait_until_some(signed char* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, signed char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<signed char>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_schar_wait_until_some(rocshmem_ctx_t ctx, signed char* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                signed char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<signed char>{val})));
+}
+
+inline void rocshmem_schar_wait_until_all_vector(signed char* ivars, size_t nelems, const int* status, int cmp,
+                                                 signed char* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_schar_wait_until_any_vector(signed char* ivars, size_t nelems, const int* status, int cmp,
+                                                   signed char* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_schar_wait_until_some_vector(signed char* ivars, size_t nelems, size_t* indices,
+                                                    const int* status, int cmp, signed char* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_schar_wait_until_all_vector(signed char* ivars, size_t nelems, const int* status,
@@ -503,45 +634,77 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_schar_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_short_wait_until(short* ivar, int cmp, short val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_short_wait_until(short* ivar, int cmp, short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_short_wait_until(rocshmem_ctx_t ctx, short* ivar, int cmp, short val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_short_test(short* ivar, int cmp, short val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_short_test(rocshmem_ctx_t ctx, short* ivar, int cmp, short val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_short_wait_until(rocshmem_ctx_t ctx, short* ivar, int cmp, short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_short_wait_until_all(short* ivars, size_t nelems, const int* status, int cmp,
-                                                    short val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_short_test(short* ivar, int cmp, short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_short_wait_until_all(rocshmem_ctx_t ctx, short* ivars, size_t nelems,
-                                                        const int* status, int cmp, short val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_short_wait_until_any(short* ivars, size_t nelems, const int* status, int cmp,
-                                                      short val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_short_wait_until_any(rocshmem_ctx_t ctx, short* ivars, size_t nelems,
-                                                          const int* status, int cmp, short val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_short_test(rocshmem_ctx_t ctx, short* ivar, int cmp, short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_short_wait_until_some(short* ivars, size_t nelems, size_t* indices, const int* status,
-                                                       int cmp, short val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_short_wait_until_all(short* ivars, size_t nelems, const int* status, int cmp,
+                                                         short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<short>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_short_wait_until_some(rocshmem_ctx_t ctx, short* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp, short val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_short_wait_until_all(rocshmem_ctx_t ctx, short* ivars, size_t nelems,
+                                                             const int* status, int cmp, short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<short>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_short_wait_until_any(short* ivars, size_t nelems, const int* status, int cmp,
+                                                           short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<short>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_short_wait_until_any(rocshmem_ctx_t ctx, short* ivars, size_t nelems,
+                                                               const int* status, int cmp, short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<short>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_short_wait_until_some(short* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<short>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_short_wait_until_some(rocshmem_ctx_t ctx, short* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<short>{val})));
+}
+
+inline void rocshmem_short_wait_until_all_vector(short* ivars, size_t nelems, const int* status, int cmp, short* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_short_wait_until_any_vector(short* ivars, size_t nelems, const int* status, int cmp,
+                                                   short* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_short_wait_until_some_vector(short* ivars, size_t nelems, size_t* indices, const int* status,
+                                                    int cmp, short* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_short_wait_until_all_vector(short* ivars, size_t nelems, const int* status, int cmp,
@@ -627,43 +790,74 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_short_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int_wait_until(int* ivar, int cmp, int val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int_wait_until(int* ivar, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int_wait_until(rocshmem_ctx_t ctx, int* ivar, int cmp, int val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_int_test(int* ivar, int cmp, int val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_int_test(rocshmem_ctx_t ctx, int* ivar, int cmp, int val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int_wait_until(rocshmem_ctx_t ctx, int* ivar, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int_wait_until_all(int* ivars, size_t nelems, const int* status, int cmp, int val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_int_test(int* ivar, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int_wait_until_all(rocshmem_ctx_t ctx, int* ivars, size_t nelems, const int* status,
-                                                      int cmp, int val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_int_wait_until_any(int* ivars, size_t nelems, const int* status, int cmp, int val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int_wait_until_any(rocshmem_ctx_t ctx, int* ivars, size_t nelems,
-                                                        const int* status, int cmp, int val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_int_test(rocshmem_ctx_t ctx, int* ivar, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_int_wait_until_some(int* ivars, size_t nelems, size_t* indices, const int* status,
-                                                     int cmp, int val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int_wait_until_all(int* ivars, size_t nelems, const int* status, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int_wait_until_some(rocshmem_ctx_t ctx, int* ivars, size_t nelems, size_t* indices,
-                                                         const int* status, int cmp, int val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int_wait_until_all(rocshmem_ctx_t ctx, int* ivars, size_t nelems,
+                                                           const int* status, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int_wait_until_any(int* ivars, size_t nelems, const int* status, int cmp,
+                                                         int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int_wait_until_any(rocshmem_ctx_t ctx, int* ivars, size_t nelems,
+                                                             const int* status, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int_wait_until_some(int* ivars, size_t nelems, size_t* indices, const int* status,
+                                                          int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int_wait_until_some(rocshmem_ctx_t ctx, int* ivars, size_t nelems,
+                                                              size_t* indices, const int* status, int cmp, int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int>{val})));
+}
+
+inline void rocshmem_int_wait_until_all_vector(int* ivars, size_t nelems, const int* status, int cmp, int* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int_wait_until_any_vector(int* ivars, size_t nelems, const int* status, int cmp, int* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int_wait_until_some_vector(int* ivars, size_t nelems, size_t* indices, const int* status,
+                                                  int cmp, int* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_int_wait_until_all_vector(int* ivars, size_t nelems, const int* status, int cmp,
@@ -748,43 +942,75 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_int_test_some_vector(rocshmem_ctx_t ctx, in
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_long_wait_until(long* ivar, int cmp, long val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_long_wait_until(long* ivar, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_long_wait_until(rocshmem_ctx_t ctx, long* ivar, int cmp, long val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_long_test(long* ivar, int cmp, long val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_long_test(rocshmem_ctx_t ctx, long* ivar, int cmp, long val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_long_wait_until(rocshmem_ctx_t ctx, long* ivar, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_long_wait_until_all(long* ivars, size_t nelems, const int* status, int cmp, long val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_long_test(long* ivar, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_long_wait_until_all(rocshmem_ctx_t ctx, long* ivars, size_t nelems,
-                                                       const int* status, int cmp, long val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_long_wait_until_any(long* ivars, size_t nelems, const int* status, int cmp, long val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_long_wait_until_any(rocshmem_ctx_t ctx, long* ivars, size_t nelems,
-                                                         const int* status, int cmp, long val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_long_test(rocshmem_ctx_t ctx, long* ivar, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_long_wait_until_some(long* ivars, size_t nelems, size_t* indices, const int* status,
-                                                      int cmp, long val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_long_wait_until_all(long* ivars, size_t nelems, const int* status, int cmp,
+                                                        long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<long>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_long_wait_until_some(rocshmem_ctx_t ctx, long* ivars, size_t nelems,
-                                                          size_t* indices, const int* status, int cmp, long val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_long_wait_until_all(rocshmem_ctx_t ctx, long* ivars, size_t nelems,
+                                                            const int* status, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_long_wait_until_any(long* ivars, size_t nelems, const int* status, int cmp,
+                                                          long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_long_wait_until_any(rocshmem_ctx_t ctx, long* ivars, size_t nelems,
+                                                              const int* status, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_long_wait_until_some(long* ivars, size_t nelems, size_t* indices,
+                                                           const int* status, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_long_wait_until_some(rocshmem_ctx_t ctx, long* ivars, size_t nelems,
+                                                               size_t* indices, const int* status, int cmp, long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<long>{val})));
+}
+
+inline void rocshmem_long_wait_until_all_vector(long* ivars, size_t nelems, const int* status, int cmp, long* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_long_wait_until_any_vector(long* ivars, size_t nelems, const int* status, int cmp, long* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_long_wait_until_some_vector(long* ivars, size_t nelems, size_t* indices, const int* status,
+                                                   int cmp, long* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_long_wait_until_all_vector(long* ivars, size_t nelems, const int* status, int cmp,
@@ -870,46 +1096,79 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_long_test_some_vector(rocshmem_ctx_t ctx, l
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_longlong_wait_until(long long* ivar, int cmp, long long val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_longlong_wait_until(long long* ivar, int cmp, long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_longlong_wait_until(rocshmem_ctx_t ctx, long long* ivar, int cmp, long long val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_longlong_test(long long* ivar, int cmp, long long val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_longlong_test(rocshmem_ctx_t ctx, long long* ivar, int cmp, long long val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_longlong_wait_until(rocshmem_ctx_t ctx, long long* ivar, int cmp,
+                                                            long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_longlong_wait_until_all(long long* ivars, size_t nelems, const int* status, int cmp,
-                                                       long long val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_longlong_test(long long* ivar, int cmp, long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_longlong_wait_until_all(rocshmem_ctx_t ctx, long long* ivars, size_t nelems,
-                                                           const int* status, int cmp, long long val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_longlong_wait_until_any(long long* ivars, size_t nelems, const int* status, int cmp,
-                                                         long long val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_longlong_wait_until_any(rocshmem_ctx_t ctx, long long* ivars, size_t nelems,
-                                                             const int* status, int cmp, long long val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_longlong_test(rocshmem_ctx_t ctx, long long* ivar, int cmp, long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_longlong_wait_until_some(long long* ivars, size_t nelems, size_t* indices,
-                                                          const int* status, int cmp, long long val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_longlong_wait_until_all(long long* ivars, size_t nelems, const int* status, int cmp,
+                                                            long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<long long>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_longlong_wait_until_some(rocshmem_ctx_t ctx, long long* ivars, size_t nelems,
-                                                              size_t* indices, const int* status, int cmp,
-                                                              long long val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_longlong_wait_until_all(rocshmem_ctx_t ctx, long long* ivars, size_t nelems,
+                                                                const int* status, int cmp, long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<long long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_longlong_wait_until_any(long long* ivars, size_t nelems, const int* status,
+                                                              int cmp, long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<long long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_longlong_wait_until_any(rocshmem_ctx_t ctx, long long* ivars, size_t nelems,
+                                                                  const int* status, int cmp, long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<long long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_longlong_wait_until_some(long long* ivars, size_t nelems, size_t* indices,
+                                                               const int* status, int cmp, long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<long long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_longlong_wait_until_some(rocshmem_ctx_t ctx, long long* ivars, size_t nelems,
+                                                                   size_t* indices, const int* status, int cmp,
+                                                                   long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<long long>{val})));
+}
+
+inline void rocshmem_longlong_wait_until_all_vector(long long* ivars, size_t nelems, const int* status, int cmp,
+                                                    long long* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_longlong_wait_until_any_vector(long long* ivars, size_t nelems, const int* status, int cmp,
+                                                      long long* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_longlong_wait_until_some_vector(long long* ivars, size_t nelems, size_t* indices,
+                                                       const int* status, int cmp, long long* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_longlong_wait_until_all_vector(long long* ivars, size_t nelems, const int* status,
@@ -997,47 +1256,80 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_longlong_test_some_vector(rocshmem_ctx_t ct
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uchar_wait_until(unsigned char* ivar, int cmp, unsigned char val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uchar_wait_until(unsigned char* ivar, int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uchar_wait_until(rocshmem_ctx_t ctx, unsigned char* ivar, int cmp,
-                                                    unsigned char val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_uchar_test(unsigned char* ivar, int cmp, unsigned char val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_uchar_test(rocshmem_ctx_t ctx, unsigned char* ivar, int cmp, unsigned char val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uchar_wait_until(rocshmem_ctx_t ctx, unsigned char* ivar, int cmp,
+                                                         unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uchar_wait_until_all(unsigned char* ivars, size_t nelems, const int* status, int cmp,
-                                                    unsigned char val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_uchar_test(unsigned char* ivar, int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uchar_wait_until_all(rocshmem_ctx_t ctx, unsigned char* ivars, size_t nelems,
-                                                        const int* status, int cmp, unsigned char val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_uchar_wait_until_any(unsigned char* ivars, size_t nelems, const int* status, int cmp,
-                                                      unsigned char val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uchar_wait_until_any(rocshmem_ctx_t ctx, unsigned char* ivars, size_t nelems,
-                                                          const int* status, int cmp, unsigned char val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_uchar_test(rocshmem_ctx_t ctx, unsigned char* ivar, int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_uchar_wait_until_some(unsigned char* ivars, size_t nelems, size_t* indices,
-                                                       const int* status, int cmp, unsigned char val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uchar_wait_until_all(unsigned char* ivars, size_t nelems, const int* status,
+                                                         int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<unsigned char>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uchar_wait_until_some(rocshmem_ctx_t ctx, unsigned char* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp,
-                                                           unsigned char val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uchar_wait_until_all(rocshmem_ctx_t ctx, unsigned char* ivars, size_t nelems,
+                                                             const int* status, int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned char>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uchar_wait_until_any(unsigned char* ivars, size_t nelems, const int* status,
+                                                           int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<unsigned char>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uchar_wait_until_any(rocshmem_ctx_t ctx, unsigned char* ivars, size_t nelems,
+                                                               const int* status, int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned char>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uchar_wait_until_some(unsigned char* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                     detail::host::one_value<unsigned char>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uchar_wait_until_some(rocshmem_ctx_t ctx, unsigned char* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                unsigned char val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                                detail::host::one_value<unsigned char>{val})));
+}
+
+inline void rocshmem_uchar_wait_until_all_vector(unsigned char* ivars, size_t nelems, const int* status, int cmp,
+                                                 unsigned char* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uchar_wait_until_any_vector(unsigned char* ivars, size_t nelems, const int* status, int cmp,
+                                                   unsigned char* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uchar_wait_until_some_vector(unsigned char* ivars, size_t nelems, size_t* indices,
+                                                    const int* status, int cmp, unsigned char* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_uchar_wait_until_all_vector(unsigned char* ivars, size_t nelems, const int* status,
@@ -1127,47 +1419,82 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_uchar_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ushort_wait_until(unsigned short* ivar, int cmp, unsigned short val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ushort_wait_until(unsigned short* ivar, int cmp, unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ushort_wait_until(rocshmem_ctx_t ctx, unsigned short* ivar, int cmp,
-                                                     unsigned short val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_ushort_test(unsigned short* ivar, int cmp, unsigned short val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_ushort_test(rocshmem_ctx_t ctx, unsigned short* ivar, int cmp, unsigned short val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ushort_wait_until(rocshmem_ctx_t ctx, unsigned short* ivar, int cmp,
+                                                          unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ushort_wait_until_all(unsigned short* ivars, size_t nelems, const int* status, int cmp,
-                                                     unsigned short val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ushort_test(unsigned short* ivar, int cmp, unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ushort_wait_until_all(rocshmem_ctx_t ctx, unsigned short* ivars, size_t nelems,
-                                                         const int* status, int cmp, unsigned short val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_ushort_wait_until_any(unsigned short* ivars, size_t nelems, const int* status, int cmp,
-                                                       unsigned short val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ushort_wait_until_any(rocshmem_ctx_t ctx, unsigned short* ivars, size_t nelems,
-                                                           const int* status, int cmp, unsigned short val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_ushort_test(rocshmem_ctx_t ctx, unsigned short* ivar, int cmp,
+                                                   unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_ushort_wait_until_some(unsigned short* ivars, size_t nelems, size_t* indices,
-                                                        const int* status, int cmp, unsigned short val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ushort_wait_until_all(unsigned short* ivars, size_t nelems, const int* status,
+                                                          int cmp, unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<unsigned short>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ushort_wait_until_some(rocshmem_ctx_t ctx, unsigned short* ivars, size_t nelems,
-                                                            size_t* indices, const int* status, int cmp,
-                                                            unsigned short val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ushort_wait_until_all(rocshmem_ctx_t ctx, unsigned short* ivars, size_t nelems,
+                                                              const int* status, int cmp, unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned short>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ushort_wait_until_any(unsigned short* ivars, size_t nelems, const int* status,
+                                                            int cmp, unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<unsigned short>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ushort_wait_until_any(rocshmem_ctx_t ctx, unsigned short* ivars,
+                                                                size_t nelems, const int* status, int cmp,
+                                                                unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned short>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ushort_wait_until_some(unsigned short* ivars, size_t nelems, size_t* indices,
+                                                             const int* status, int cmp, unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                     detail::host::one_value<unsigned short>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ushort_wait_until_some(rocshmem_ctx_t ctx, unsigned short* ivars,
+                                                                 size_t nelems, size_t* indices, const int* status,
+                                                                 int cmp, unsigned short val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                                detail::host::one_value<unsigned short>{val})));
+}
+
+inline void rocshmem_ushort_wait_until_all_vector(unsigned short* ivars, size_t nelems, const int* status, int cmp,
+                                                  unsigned short* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ushort_wait_until_any_vector(unsigned short* ivars, size_t nelems, const int* status, int cmp,
+                                                    unsigned short* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ushort_wait_until_some_vector(unsigned short* ivars, size_t nelems, size_t* indices,
+                                                     const int* status, int cmp, unsigned short* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_ushort_wait_until_all_vector(unsigned short* ivars, size_t nelems, const int* status,
@@ -1258,46 +1585,79 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_ushort_test_some_vector(rocshmem_ctx_t ctx,
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint_wait_until(unsigned int* ivar, int cmp, unsigned int val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint_wait_until(unsigned int* ivar, int cmp, unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint_wait_until(rocshmem_ctx_t ctx, unsigned int* ivar, int cmp, unsigned int val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_uint_test(unsigned int* ivar, int cmp, unsigned int val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_uint_test(rocshmem_ctx_t ctx, unsigned int* ivar, int cmp, unsigned int val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint_wait_until(rocshmem_ctx_t ctx, unsigned int* ivar, int cmp,
+                                                        unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint_wait_until_all(unsigned int* ivars, size_t nelems, const int* status, int cmp,
-                                                   unsigned int val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_uint_test(unsigned int* ivar, int cmp, unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint_wait_until_all(rocshmem_ctx_t ctx, unsigned int* ivars, size_t nelems,
-                                                       const int* status, int cmp, unsigned int val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_uint_wait_until_any(unsigned int* ivars, size_t nelems, const int* status, int cmp,
-                                                     unsigned int val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint_wait_until_any(rocshmem_ctx_t ctx, unsigned int* ivars, size_t nelems,
-                                                         const int* status, int cmp, unsigned int val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_uint_test(rocshmem_ctx_t ctx, unsigned int* ivar, int cmp, unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_uint_wait_until_some(unsigned int* ivars, size_t nelems, size_t* indices,
-                                                      const int* status, int cmp, unsigned int val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint_wait_until_all(unsigned int* ivars, size_t nelems, const int* status, int cmp,
+                                                        unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<unsigned int>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint_wait_until_some(rocshmem_ctx_t ctx, unsigned int* ivars, size_t nelems,
-                                                          size_t* indices, const int* status, int cmp,
-                                                          unsigned int val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint_wait_until_all(rocshmem_ctx_t ctx, unsigned int* ivars, size_t nelems,
+                                                            const int* status, int cmp, unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned int>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint_wait_until_any(unsigned int* ivars, size_t nelems, const int* status,
+                                                          int cmp, unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<unsigned int>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint_wait_until_any(rocshmem_ctx_t ctx, unsigned int* ivars, size_t nelems,
+                                                              const int* status, int cmp, unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned int>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint_wait_until_some(unsigned int* ivars, size_t nelems, size_t* indices,
+                                                           const int* status, int cmp, unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<unsigned int>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint_wait_until_some(rocshmem_ctx_t ctx, unsigned int* ivars, size_t nelems,
+                                                               size_t* indices, const int* status, int cmp,
+                                                               unsigned int val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<unsigned int>{val})));
+}
+
+inline void rocshmem_uint_wait_until_all_vector(unsigned int* ivars, size_t nelems, const int* status, int cmp,
+                                                unsigned int* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint_wait_until_any_vector(unsigned int* ivars, size_t nelems, const int* status, int cmp,
+                                                  unsigned int* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint_wait_until_some_vector(unsigned int* ivars, size_t nelems, size_t* indices,
+                                                   const int* status, int cmp, unsigned int* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint_wait_until_all_vector(unsigned int* ivars, size_t nelems, const int* status,
@@ -1385,47 +1745,80 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_uint_test_some_vector(rocshmem_ctx_t ctx, u
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulong_wait_until(unsigned long* ivar, int cmp, unsigned long val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulong_wait_until(unsigned long* ivar, int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulong_wait_until(rocshmem_ctx_t ctx, unsigned long* ivar, int cmp,
-                                                    unsigned long val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_ulong_test(unsigned long* ivar, int cmp, unsigned long val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_ulong_test(rocshmem_ctx_t ctx, unsigned long* ivar, int cmp, unsigned long val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulong_wait_until(rocshmem_ctx_t ctx, unsigned long* ivar, int cmp,
+                                                         unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulong_wait_until_all(unsigned long* ivars, size_t nelems, const int* status, int cmp,
-                                                    unsigned long val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ulong_test(unsigned long* ivar, int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulong_wait_until_all(rocshmem_ctx_t ctx, unsigned long* ivars, size_t nelems,
-                                                        const int* status, int cmp, unsigned long val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_ulong_wait_until_any(unsigned long* ivars, size_t nelems, const int* status, int cmp,
-                                                      unsigned long val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ulong_wait_until_any(rocshmem_ctx_t ctx, unsigned long* ivars, size_t nelems,
-                                                          const int* status, int cmp, unsigned long val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_ulong_test(rocshmem_ctx_t ctx, unsigned long* ivar, int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_ulong_wait_until_some(unsigned long* ivars, size_t nelems, size_t* indices,
-                                                       const int* status, int cmp, unsigned long val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulong_wait_until_all(unsigned long* ivars, size_t nelems, const int* status,
+                                                         int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<unsigned long>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ulong_wait_until_some(rocshmem_ctx_t ctx, unsigned long* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp,
-                                                           unsigned long val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulong_wait_until_all(rocshmem_ctx_t ctx, unsigned long* ivars, size_t nelems,
+                                                             const int* status, int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ulong_wait_until_any(unsigned long* ivars, size_t nelems, const int* status,
+                                                           int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<unsigned long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ulong_wait_until_any(rocshmem_ctx_t ctx, unsigned long* ivars, size_t nelems,
+                                                               const int* status, int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp,
+                                                                       detail::host::one_value<unsigned long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ulong_wait_until_some(unsigned long* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                     detail::host::one_value<unsigned long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ulong_wait_until_some(rocshmem_ctx_t ctx, unsigned long* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                unsigned long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                                detail::host::one_value<unsigned long>{val})));
+}
+
+inline void rocshmem_ulong_wait_until_all_vector(unsigned long* ivars, size_t nelems, const int* status, int cmp,
+                                                 unsigned long* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ulong_wait_until_any_vector(unsigned long* ivars, size_t nelems, const int* status, int cmp,
+                                                   unsigned long* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ulong_wait_until_some_vector(unsigned long* ivars, size_t nelems, size_t* indices,
+                                                    const int* status, int cmp, unsigned long* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulong_wait_until_all_vector(unsigned long* ivars, size_t nelems, const int* status,
@@ -1515,50 +1908,86 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_ulong_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulonglong_wait_until(unsigned long long* ivar, int cmp, unsigned long long val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulonglong_wait_until(unsigned long long* ivar, int cmp, unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_wait_until(rocshmem_ctx_t ctx, unsigned long long* ivar, int cmp,
-                                                        unsigned long long val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_ulonglong_test(unsigned long long* ivar, int cmp, unsigned long long val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_ulonglong_test(rocshmem_ctx_t ctx, unsigned long long* ivar, int cmp,
-                                                 unsigned long long val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulonglong_wait_until(rocshmem_ctx_t ctx, unsigned long long* ivar, int cmp,
+                                                             unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ulonglong_wait_until_all(unsigned long long* ivars, size_t nelems, const int* status,
-                                                        int cmp, unsigned long long val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ulonglong_test(unsigned long long* ivar, int cmp, unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ulonglong_wait_until_all(rocshmem_ctx_t ctx, unsigned long long* ivars,
-                                                            size_t nelems, const int* status, int cmp,
-                                                            unsigned long long val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_ulonglong_wait_until_any(unsigned long long* ivars, size_t nelems, const int* status,
-                                                          int cmp, unsigned long long val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ulonglong_wait_until_any(rocshmem_ctx_t ctx, unsigned long long* ivars,
-                                                              size_t nelems, const int* status, int cmp,
-                                                              unsigned long long val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_ulonglong_test(rocshmem_ctx_t ctx, unsigned long long* ivar, int cmp,
+                                                      unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_ulonglong_wait_until_some(unsigned long long* ivars, size_t nelems, size_t* indices,
-                                                           const int* status, int cmp, unsigned long long val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ulonglong_wait_until_all(unsigned long long* ivars, size_t nelems,
+                                                             const int* status, int cmp, unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<unsigned long long>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ulonglong_wait_until_some(rocshmem_ctx_t ctx, unsigned long long* ivars,
-                                                               size_t nelems, size_t* indices, const int* status,
-                                                               int cmp, unsigned long long val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ulonglong_wait_until_all(rocshmem_ctx_t ctx, unsigned long long* ivars,
+                                                                 size_t nelems, const int* status, int cmp,
+                                                                 unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<unsigned long long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ulonglong_wait_until_any(unsigned long long* ivars, size_t nelems,
+                                                               const int* status, int cmp, unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<unsigned long long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ulonglong_wait_until_any(rocshmem_ctx_t ctx, unsigned long long* ivars,
+                                                                   size_t nelems, const int* status, int cmp,
+                                                                   unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<unsigned long long>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ulonglong_wait_until_some(unsigned long long* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                     detail::host::one_value<unsigned long long>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ulonglong_wait_until_some(rocshmem_ctx_t ctx, unsigned long long* ivars,
+                                                                    size_t nelems, size_t* indices, const int* status,
+                                                                    int cmp, unsigned long long val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_some(ivars, nelems, indices, status, cmp,
+                                                detail::host::one_value<unsigned long long>{val})));
+}
+
+inline void rocshmem_ulonglong_wait_until_all_vector(unsigned long long* ivars, size_t nelems, const int* status,
+                                                     int cmp, unsigned long long* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ulonglong_wait_until_any_vector(unsigned long long* ivars, size_t nelems, const int* status,
+                                                       int cmp, unsigned long long* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ulonglong_wait_until_some_vector(unsigned long long* ivars, size_t nelems, size_t* indices,
+                                                        const int* status, int cmp, unsigned long long* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_ulonglong_wait_until_all_vector(unsigned long long* ivars, size_t nelems,
@@ -1653,45 +2082,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_ulonglong_test_some_vector(rocshmem_ctx_t c
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int8_wait_until(int8_t* ivar, int cmp, int8_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int8_wait_until(int8_t* ivar, int cmp, int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int8_wait_until(rocshmem_ctx_t ctx, int8_t* ivar, int cmp, int8_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_int8_test(int8_t* ivar, int cmp, int8_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_int8_test(rocshmem_ctx_t ctx, int8_t* ivar, int cmp, int8_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int8_wait_until(rocshmem_ctx_t ctx, int8_t* ivar, int cmp, int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int8_wait_until_all(int8_t* ivars, size_t nelems, const int* status, int cmp,
-                                                   int8_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_int8_test(int8_t* ivar, int cmp, int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int8_wait_until_all(rocshmem_ctx_t ctx, int8_t* ivars, size_t nelems,
-                                                       const int* status, int cmp, int8_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_int8_wait_until_any(int8_t* ivars, size_t nelems, const int* status, int cmp,
-                                                     int8_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int8_wait_until_any(rocshmem_ctx_t ctx, int8_t* ivars, size_t nelems,
-                                                         const int* status, int cmp, int8_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_int8_test(rocshmem_ctx_t ctx, int8_t* ivar, int cmp, int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_int8_wait_until_some(int8_t* ivars, size_t nelems, size_t* indices, const int* status,
-                                                      int cmp, int8_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int8_wait_until_all(int8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                        int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int8_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int8_wait_until_some(rocshmem_ctx_t ctx, int8_t* ivars, size_t nelems,
-                                                          size_t* indices, const int* status, int cmp, int8_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int8_wait_until_all(rocshmem_ctx_t ctx, int8_t* ivars, size_t nelems,
+                                                            const int* status, int cmp, int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int8_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int8_wait_until_any(int8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                          int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int8_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int8_wait_until_any(rocshmem_ctx_t ctx, int8_t* ivars, size_t nelems,
+                                                              const int* status, int cmp, int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int8_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int8_wait_until_some(int8_t* ivars, size_t nelems, size_t* indices,
+                                                           const int* status, int cmp, int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int8_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int8_wait_until_some(rocshmem_ctx_t ctx, int8_t* ivars, size_t nelems,
+                                                               size_t* indices, const int* status, int cmp,
+                                                               int8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int8_t>{val})));
+}
+
+inline void rocshmem_int8_wait_until_all_vector(int8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                int8_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int8_wait_until_any_vector(int8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                  int8_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int8_wait_until_some_vector(int8_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                   int cmp, int8_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_int8_wait_until_all_vector(int8_t* ivars, size_t nelems, const int* status, int cmp,
@@ -1777,45 +2239,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_int8_test_some_vector(rocshmem_ctx_t ctx, i
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int16_wait_until(int16_t* ivar, int cmp, int16_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int16_wait_until(int16_t* ivar, int cmp, int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int16_wait_until(rocshmem_ctx_t ctx, int16_t* ivar, int cmp, int16_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_int16_test(int16_t* ivar, int cmp, int16_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_int16_test(rocshmem_ctx_t ctx, int16_t* ivar, int cmp, int16_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int16_wait_until(rocshmem_ctx_t ctx, int16_t* ivar, int cmp, int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int16_wait_until_all(int16_t* ivars, size_t nelems, const int* status, int cmp,
-                                                    int16_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_int16_test(int16_t* ivar, int cmp, int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int16_wait_until_all(rocshmem_ctx_t ctx, int16_t* ivars, size_t nelems,
-                                                        const int* status, int cmp, int16_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_int16_wait_until_any(int16_t* ivars, size_t nelems, const int* status, int cmp,
-                                                      int16_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int16_wait_until_any(rocshmem_ctx_t ctx, int16_t* ivars, size_t nelems,
-                                                          const int* status, int cmp, int16_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_int16_test(rocshmem_ctx_t ctx, int16_t* ivar, int cmp, int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_int16_wait_until_some(int16_t* ivars, size_t nelems, size_t* indices,
-                                                       const int* status, int cmp, int16_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int16_wait_until_all(int16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                         int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int16_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int16_wait_until_some(rocshmem_ctx_t ctx, int16_t* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp, int16_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int16_wait_until_all(rocshmem_ctx_t ctx, int16_t* ivars, size_t nelems,
+                                                             const int* status, int cmp, int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int16_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int16_wait_until_any(int16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                           int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int16_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int16_wait_until_any(rocshmem_ctx_t ctx, int16_t* ivars, size_t nelems,
+                                                               const int* status, int cmp, int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int16_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int16_wait_until_some(int16_t* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int16_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int16_wait_until_some(rocshmem_ctx_t ctx, int16_t* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                int16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int16_t>{val})));
+}
+
+inline void rocshmem_int16_wait_until_all_vector(int16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                 int16_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int16_wait_until_any_vector(int16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                   int16_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int16_wait_until_some_vector(int16_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                    int cmp, int16_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_int16_wait_until_all_vector(int16_t* ivars, size_t nelems, const int* status, int cmp,
@@ -1902,45 +2397,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_int16_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int32_wait_until(int32_t* ivar, int cmp, int32_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int32_wait_until(int32_t* ivar, int cmp, int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int32_wait_until(rocshmem_ctx_t ctx, int32_t* ivar, int cmp, int32_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_int32_test(int32_t* ivar, int cmp, int32_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_int32_test(rocshmem_ctx_t ctx, int32_t* ivar, int cmp, int32_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int32_wait_until(rocshmem_ctx_t ctx, int32_t* ivar, int cmp, int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int32_wait_until_all(int32_t* ivars, size_t nelems, const int* status, int cmp,
-                                                    int32_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_int32_test(int32_t* ivar, int cmp, int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int32_wait_until_all(rocshmem_ctx_t ctx, int32_t* ivars, size_t nelems,
-                                                        const int* status, int cmp, int32_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_int32_wait_until_any(int32_t* ivars, size_t nelems, const int* status, int cmp,
-                                                      int32_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int32_wait_until_any(rocshmem_ctx_t ctx, int32_t* ivars, size_t nelems,
-                                                          const int* status, int cmp, int32_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_int32_test(rocshmem_ctx_t ctx, int32_t* ivar, int cmp, int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_int32_wait_until_some(int32_t* ivars, size_t nelems, size_t* indices,
-                                                       const int* status, int cmp, int32_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int32_wait_until_all(int32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                         int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int32_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int32_wait_until_some(rocshmem_ctx_t ctx, int32_t* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp, int32_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int32_wait_until_all(rocshmem_ctx_t ctx, int32_t* ivars, size_t nelems,
+                                                             const int* status, int cmp, int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int32_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int32_wait_until_any(int32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                           int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int32_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int32_wait_until_any(rocshmem_ctx_t ctx, int32_t* ivars, size_t nelems,
+                                                               const int* status, int cmp, int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int32_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int32_wait_until_some(int32_t* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int32_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int32_wait_until_some(rocshmem_ctx_t ctx, int32_t* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                int32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int32_t>{val})));
+}
+
+inline void rocshmem_int32_wait_until_all_vector(int32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                 int32_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int32_wait_until_any_vector(int32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                   int32_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int32_wait_until_some_vector(int32_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                    int cmp, int32_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_int32_wait_until_all_vector(int32_t* ivars, size_t nelems, const int* status, int cmp,
@@ -2027,45 +2555,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_int32_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_int64_wait_until(int64_t* ivar, int cmp, int64_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int64_wait_until(int64_t* ivar, int cmp, int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int64_wait_until(rocshmem_ctx_t ctx, int64_t* ivar, int cmp, int64_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_int64_test(int64_t* ivar, int cmp, int64_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_int64_test(rocshmem_ctx_t ctx, int64_t* ivar, int cmp, int64_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int64_wait_until(rocshmem_ctx_t ctx, int64_t* ivar, int cmp, int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_int64_wait_until_all(int64_t* ivars, size_t nelems, const int* status, int cmp,
-                                                    int64_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_int64_test(int64_t* ivar, int cmp, int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_int64_wait_until_all(rocshmem_ctx_t ctx, int64_t* ivars, size_t nelems,
-                                                        const int* status, int cmp, int64_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_int64_wait_until_any(int64_t* ivars, size_t nelems, const int* status, int cmp,
-                                                      int64_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int64_wait_until_any(rocshmem_ctx_t ctx, int64_t* ivars, size_t nelems,
-                                                          const int* status, int cmp, int64_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_int64_test(rocshmem_ctx_t ctx, int64_t* ivar, int cmp, int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_int64_wait_until_some(int64_t* ivars, size_t nelems, size_t* indices,
-                                                       const int* status, int cmp, int64_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_int64_wait_until_all(int64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                         int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int64_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_int64_wait_until_some(rocshmem_ctx_t ctx, int64_t* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp, int64_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_int64_wait_until_all(rocshmem_ctx_t ctx, int64_t* ivars, size_t nelems,
+                                                             const int* status, int cmp, int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<int64_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int64_wait_until_any(int64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                           int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int64_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int64_wait_until_any(rocshmem_ctx_t ctx, int64_t* ivars, size_t nelems,
+                                                               const int* status, int cmp, int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<int64_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_int64_wait_until_some(int64_t* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int64_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_int64_wait_until_some(rocshmem_ctx_t ctx, int64_t* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                int64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<int64_t>{val})));
+}
+
+inline void rocshmem_int64_wait_until_all_vector(int64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                 int64_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int64_wait_until_any_vector(int64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                   int64_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_int64_wait_until_some_vector(int64_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                    int cmp, int64_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_int64_wait_until_all_vector(int64_t* ivars, size_t nelems, const int* status, int cmp,
@@ -2152,45 +2713,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_int64_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint8_wait_until(uint8_t* ivar, int cmp, uint8_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint8_wait_until(uint8_t* ivar, int cmp, uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint8_wait_until(rocshmem_ctx_t ctx, uint8_t* ivar, int cmp, uint8_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_uint8_test(uint8_t* ivar, int cmp, uint8_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_uint8_test(rocshmem_ctx_t ctx, uint8_t* ivar, int cmp, uint8_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint8_wait_until(rocshmem_ctx_t ctx, uint8_t* ivar, int cmp, uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint8_wait_until_all(uint8_t* ivars, size_t nelems, const int* status, int cmp,
-                                                    uint8_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_uint8_test(uint8_t* ivar, int cmp, uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint8_wait_until_all(rocshmem_ctx_t ctx, uint8_t* ivars, size_t nelems,
-                                                        const int* status, int cmp, uint8_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_uint8_wait_until_any(uint8_t* ivars, size_t nelems, const int* status, int cmp,
-                                                      uint8_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint8_wait_until_any(rocshmem_ctx_t ctx, uint8_t* ivars, size_t nelems,
-                                                          const int* status, int cmp, uint8_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_uint8_test(rocshmem_ctx_t ctx, uint8_t* ivar, int cmp, uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_uint8_wait_until_some(uint8_t* ivars, size_t nelems, size_t* indices,
-                                                       const int* status, int cmp, uint8_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint8_wait_until_all(uint8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                         uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint8_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint8_wait_until_some(rocshmem_ctx_t ctx, uint8_t* ivars, size_t nelems,
-                                                           size_t* indices, const int* status, int cmp, uint8_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint8_wait_until_all(rocshmem_ctx_t ctx, uint8_t* ivars, size_t nelems,
+                                                             const int* status, int cmp, uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint8_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint8_wait_until_any(uint8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                           uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint8_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint8_wait_until_any(rocshmem_ctx_t ctx, uint8_t* ivars, size_t nelems,
+                                                               const int* status, int cmp, uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint8_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint8_wait_until_some(uint8_t* ivars, size_t nelems, size_t* indices,
+                                                            const int* status, int cmp, uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint8_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint8_wait_until_some(rocshmem_ctx_t ctx, uint8_t* ivars, size_t nelems,
+                                                                size_t* indices, const int* status, int cmp,
+                                                                uint8_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint8_t>{val})));
+}
+
+inline void rocshmem_uint8_wait_until_all_vector(uint8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                 uint8_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint8_wait_until_any_vector(uint8_t* ivars, size_t nelems, const int* status, int cmp,
+                                                   uint8_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint8_wait_until_some_vector(uint8_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                    int cmp, uint8_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint8_wait_until_all_vector(uint8_t* ivars, size_t nelems, const int* status, int cmp,
@@ -2277,45 +2871,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_uint8_test_some_vector(rocshmem_ctx_t ctx, 
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint16_wait_until(uint16_t* ivar, int cmp, uint16_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint16_wait_until(uint16_t* ivar, int cmp, uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint16_wait_until(rocshmem_ctx_t ctx, uint16_t* ivar, int cmp, uint16_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_uint16_test(uint16_t* ivar, int cmp, uint16_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_uint16_test(rocshmem_ctx_t ctx, uint16_t* ivar, int cmp, uint16_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint16_wait_until(rocshmem_ctx_t ctx, uint16_t* ivar, int cmp, uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint16_wait_until_all(uint16_t* ivars, size_t nelems, const int* status, int cmp,
-                                                     uint16_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_uint16_test(uint16_t* ivar, int cmp, uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint16_wait_until_all(rocshmem_ctx_t ctx, uint16_t* ivars, size_t nelems,
-                                                         const int* status, int cmp, uint16_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_uint16_wait_until_any(uint16_t* ivars, size_t nelems, const int* status, int cmp,
-                                                       uint16_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint16_wait_until_any(rocshmem_ctx_t ctx, uint16_t* ivars, size_t nelems,
-                                                           const int* status, int cmp, uint16_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_uint16_test(rocshmem_ctx_t ctx, uint16_t* ivar, int cmp, uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_uint16_wait_until_some(uint16_t* ivars, size_t nelems, size_t* indices,
-                                                        const int* status, int cmp, uint16_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint16_wait_until_all(uint16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                          uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint16_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint16_wait_until_some(rocshmem_ctx_t ctx, uint16_t* ivars, size_t nelems,
-                                                            size_t* indices, const int* status, int cmp, uint16_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint16_wait_until_all(rocshmem_ctx_t ctx, uint16_t* ivars, size_t nelems,
+                                                              const int* status, int cmp, uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint16_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint16_wait_until_any(uint16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                            uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint16_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint16_wait_until_any(rocshmem_ctx_t ctx, uint16_t* ivars, size_t nelems,
+                                                                const int* status, int cmp, uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint16_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint16_wait_until_some(uint16_t* ivars, size_t nelems, size_t* indices,
+                                                             const int* status, int cmp, uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint16_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint16_wait_until_some(rocshmem_ctx_t ctx, uint16_t* ivars, size_t nelems,
+                                                                 size_t* indices, const int* status, int cmp,
+                                                                 uint16_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint16_t>{val})));
+}
+
+inline void rocshmem_uint16_wait_until_all_vector(uint16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                  uint16_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint16_wait_until_any_vector(uint16_t* ivars, size_t nelems, const int* status, int cmp,
+                                                    uint16_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint16_wait_until_some_vector(uint16_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                     int cmp, uint16_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint16_wait_until_all_vector(uint16_t* ivars, size_t nelems, const int* status, int cmp,
@@ -2403,45 +3030,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_uint16_test_some_vector(rocshmem_ctx_t ctx,
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint32_wait_until(uint32_t* ivar, int cmp, uint32_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint32_wait_until(uint32_t* ivar, int cmp, uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint32_wait_until(rocshmem_ctx_t ctx, uint32_t* ivar, int cmp, uint32_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_uint32_test(uint32_t* ivar, int cmp, uint32_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_uint32_test(rocshmem_ctx_t ctx, uint32_t* ivar, int cmp, uint32_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint32_wait_until(rocshmem_ctx_t ctx, uint32_t* ivar, int cmp, uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint32_wait_until_all(uint32_t* ivars, size_t nelems, const int* status, int cmp,
-                                                     uint32_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_uint32_test(uint32_t* ivar, int cmp, uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint32_wait_until_all(rocshmem_ctx_t ctx, uint32_t* ivars, size_t nelems,
-                                                         const int* status, int cmp, uint32_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_uint32_wait_until_any(uint32_t* ivars, size_t nelems, const int* status, int cmp,
-                                                       uint32_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint32_wait_until_any(rocshmem_ctx_t ctx, uint32_t* ivars, size_t nelems,
-                                                           const int* status, int cmp, uint32_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_uint32_test(rocshmem_ctx_t ctx, uint32_t* ivar, int cmp, uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_uint32_wait_until_some(uint32_t* ivars, size_t nelems, size_t* indices,
-                                                        const int* status, int cmp, uint32_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint32_wait_until_all(uint32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                          uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint32_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint32_wait_until_some(rocshmem_ctx_t ctx, uint32_t* ivars, size_t nelems,
-                                                            size_t* indices, const int* status, int cmp, uint32_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint32_wait_until_all(rocshmem_ctx_t ctx, uint32_t* ivars, size_t nelems,
+                                                              const int* status, int cmp, uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint32_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint32_wait_until_any(uint32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                            uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint32_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint32_wait_until_any(rocshmem_ctx_t ctx, uint32_t* ivars, size_t nelems,
+                                                                const int* status, int cmp, uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint32_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint32_wait_until_some(uint32_t* ivars, size_t nelems, size_t* indices,
+                                                             const int* status, int cmp, uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint32_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint32_wait_until_some(rocshmem_ctx_t ctx, uint32_t* ivars, size_t nelems,
+                                                                 size_t* indices, const int* status, int cmp,
+                                                                 uint32_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint32_t>{val})));
+}
+
+inline void rocshmem_uint32_wait_until_all_vector(uint32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                  uint32_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint32_wait_until_any_vector(uint32_t* ivars, size_t nelems, const int* status, int cmp,
+                                                    uint32_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint32_wait_until_some_vector(uint32_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                     int cmp, uint32_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint32_wait_until_all_vector(uint32_t* ivars, size_t nelems, const int* status, int cmp,
@@ -2529,45 +3189,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_uint32_test_some_vector(rocshmem_ctx_t ctx,
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint64_wait_until(uint64_t* ivar, int cmp, uint64_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint64_wait_until(uint64_t* ivar, int cmp, uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint64_wait_until(rocshmem_ctx_t ctx, uint64_t* ivar, int cmp, uint64_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_uint64_test(uint64_t* ivar, int cmp, uint64_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_uint64_test(rocshmem_ctx_t ctx, uint64_t* ivar, int cmp, uint64_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint64_wait_until(rocshmem_ctx_t ctx, uint64_t* ivar, int cmp, uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_uint64_wait_until_all(uint64_t* ivars, size_t nelems, const int* status, int cmp,
-                                                     uint64_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_uint64_test(uint64_t* ivar, int cmp, uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_uint64_wait_until_all(rocshmem_ctx_t ctx, uint64_t* ivars, size_t nelems,
-                                                         const int* status, int cmp, uint64_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_uint64_wait_until_any(uint64_t* ivars, size_t nelems, const int* status, int cmp,
-                                                       uint64_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint64_wait_until_any(rocshmem_ctx_t ctx, uint64_t* ivars, size_t nelems,
-                                                           const int* status, int cmp, uint64_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_uint64_test(rocshmem_ctx_t ctx, uint64_t* ivar, int cmp, uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_uint64_wait_until_some(uint64_t* ivars, size_t nelems, size_t* indices,
-                                                        const int* status, int cmp, uint64_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_uint64_wait_until_all(uint64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                          uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint64_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_uint64_wait_until_some(rocshmem_ctx_t ctx, uint64_t* ivars, size_t nelems,
-                                                            size_t* indices, const int* status, int cmp, uint64_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_uint64_wait_until_all(rocshmem_ctx_t ctx, uint64_t* ivars, size_t nelems,
+                                                              const int* status, int cmp, uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<uint64_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint64_wait_until_any(uint64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                            uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint64_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint64_wait_until_any(rocshmem_ctx_t ctx, uint64_t* ivars, size_t nelems,
+                                                                const int* status, int cmp, uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<uint64_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_uint64_wait_until_some(uint64_t* ivars, size_t nelems, size_t* indices,
+                                                             const int* status, int cmp, uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint64_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_uint64_wait_until_some(rocshmem_ctx_t ctx, uint64_t* ivars, size_t nelems,
+                                                                 size_t* indices, const int* status, int cmp,
+                                                                 uint64_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<uint64_t>{val})));
+}
+
+inline void rocshmem_uint64_wait_until_all_vector(uint64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                  uint64_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint64_wait_until_any_vector(uint64_t* ivars, size_t nelems, const int* status, int cmp,
+                                                    uint64_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_uint64_wait_until_some_vector(uint64_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                     int cmp, uint64_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_uint64_wait_until_all_vector(uint64_t* ivars, size_t nelems, const int* status, int cmp,
@@ -2655,45 +3348,78 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_uint64_test_some_vector(rocshmem_ctx_t ctx,
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_size_wait_until(size_t* ivar, int cmp, size_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_size_wait_until(size_t* ivar, int cmp, size_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_size_wait_until(rocshmem_ctx_t ctx, size_t* ivar, int cmp, size_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_size_test(size_t* ivar, int cmp, size_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_size_test(rocshmem_ctx_t ctx, size_t* ivar, int cmp, size_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_size_wait_until(rocshmem_ctx_t ctx, size_t* ivar, int cmp, size_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_size_wait_until_all(size_t* ivars, size_t nelems, const int* status, int cmp,
-                                                   size_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_size_test(size_t* ivar, int cmp, size_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_size_wait_until_all(rocshmem_ctx_t ctx, size_t* ivars, size_t nelems,
-                                                       const int* status, int cmp, size_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_size_wait_until_any(size_t* ivars, size_t nelems, const int* status, int cmp,
-                                                     size_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_size_wait_until_any(rocshmem_ctx_t ctx, size_t* ivars, size_t nelems,
-                                                         const int* status, int cmp, size_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_size_test(rocshmem_ctx_t ctx, size_t* ivar, int cmp, size_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_size_wait_until_some(size_t* ivars, size_t nelems, size_t* indices, const int* status,
-                                                      int cmp, size_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_size_wait_until_all(size_t* ivars, size_t nelems, const int* status, int cmp,
+                                                        size_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<size_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_size_wait_until_some(rocshmem_ctx_t ctx, size_t* ivars, size_t nelems,
-                                                          size_t* indices, const int* status, int cmp, size_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_size_wait_until_all(rocshmem_ctx_t ctx, size_t* ivars, size_t nelems,
+                                                            const int* status, int cmp, size_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<size_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_size_wait_until_any(size_t* ivars, size_t nelems, const int* status, int cmp,
+                                                          size_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<size_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_size_wait_until_any(rocshmem_ctx_t ctx, size_t* ivars, size_t nelems,
+                                                              const int* status, int cmp, size_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<size_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_size_wait_until_some(size_t* ivars, size_t nelems, size_t* indices,
+                                                           const int* status, int cmp, size_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<size_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_size_wait_until_some(rocshmem_ctx_t ctx, size_t* ivars, size_t nelems,
+                                                               size_t* indices, const int* status, int cmp,
+                                                               size_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<size_t>{val})));
+}
+
+inline void rocshmem_size_wait_until_all_vector(size_t* ivars, size_t nelems, const int* status, int cmp,
+                                                size_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_size_wait_until_any_vector(size_t* ivars, size_t nelems, const int* status, int cmp,
+                                                  size_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_size_wait_until_some_vector(size_t* ivars, size_t nelems, size_t* indices, const int* status,
+                                                   int cmp, size_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_size_wait_until_all_vector(size_t* ivars, size_t nelems, const int* status, int cmp,
@@ -2779,46 +3505,79 @@ PORTSHMEM_DEVICE size_t rocshmem_ctx_size_test_some_vector(rocshmem_ctx_t ctx, s
   return portshmem::test_some_vector(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), cmp_values);
 }
 
-PORTSHMEM_DEVICE void rocshmem_ptrdiff_wait_until(ptrdiff_t* ivar, int cmp, ptrdiff_t val) {
-  portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ptrdiff_wait_until(ptrdiff_t* ivar, int cmp, ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(detail::default_ctx(), ivar, portshmem::cmp(cmp), val)),
+                              (detail::host::wait_until(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_wait_until(rocshmem_ctx_t ctx, ptrdiff_t* ivar, int cmp, ptrdiff_t val) {
-  portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE int rocshmem_ptrdiff_test(ptrdiff_t* ivar, int cmp, ptrdiff_t val) {
-  return portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0;
-}
-PORTSHMEM_DEVICE int rocshmem_ctx_ptrdiff_test(rocshmem_ctx_t ctx, ptrdiff_t* ivar, int cmp, ptrdiff_t val) {
-  return portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0;
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ptrdiff_wait_until(rocshmem_ctx_t ctx, ptrdiff_t* ivar, int cmp,
+                                                           ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::wait_until(ctx, ivar, portshmem::cmp(cmp), val)),
+                              ((void)ctx, detail::host::wait_until(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE void rocshmem_ptrdiff_wait_until_all(ptrdiff_t* ivars, size_t nelems, const int* status, int cmp,
-                                                      ptrdiff_t val) {
-  portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ptrdiff_test(ptrdiff_t* ivar, int cmp, ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(detail::default_ctx(), ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              (detail::host::test(ivar, cmp, val)));
 }
-PORTSHMEM_DEVICE void rocshmem_ctx_ptrdiff_wait_until_all(rocshmem_ctx_t ctx, ptrdiff_t* ivars, size_t nelems,
-                                                          const int* status, int cmp, ptrdiff_t val) {
-  portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-
-PORTSHMEM_DEVICE size_t rocshmem_ptrdiff_wait_until_any(ptrdiff_t* ivars, size_t nelems, const int* status, int cmp,
-                                                        ptrdiff_t val) {
-  return portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val);
-}
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ptrdiff_wait_until_any(rocshmem_ctx_t ctx, ptrdiff_t* ivars, size_t nelems,
-                                                            const int* status, int cmp, ptrdiff_t val) {
-  return portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE int rocshmem_ctx_ptrdiff_test(rocshmem_ctx_t ctx, ptrdiff_t* ivar, int cmp, ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH((portshmem::test(ctx, ivar, portshmem::cmp(cmp), val) ? 1 : 0),
+                              ((void)ctx, detail::host::test(ivar, cmp, val)));
 }
 
-PORTSHMEM_DEVICE size_t rocshmem_ptrdiff_wait_until_some(ptrdiff_t* ivars, size_t nelems, size_t* indices,
-                                                         const int* status, int cmp, ptrdiff_t val) {
-  return portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ptrdiff_wait_until_all(ptrdiff_t* ivars, size_t nelems, const int* status, int cmp,
+                                                           ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<ptrdiff_t>{val})));
 }
-PORTSHMEM_DEVICE size_t rocshmem_ctx_ptrdiff_wait_until_some(rocshmem_ctx_t ctx, ptrdiff_t* ivars, size_t nelems,
-                                                             size_t* indices, const int* status, int cmp,
-                                                             ptrdiff_t val) {
-  return portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val);
+PORTSHMEM_HOST_DEVICE void rocshmem_ctx_ptrdiff_wait_until_all(rocshmem_ctx_t ctx, ptrdiff_t* ivars, size_t nelems,
+                                                               const int* status, int cmp, ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_all(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_all(ivars, nelems, status, cmp, detail::host::one_value<ptrdiff_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ptrdiff_wait_until_any(ptrdiff_t* ivars, size_t nelems, const int* status,
+                                                             int cmp, ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(detail::default_ctx(), ivars, nelems, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<ptrdiff_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ptrdiff_wait_until_any(rocshmem_ctx_t ctx, ptrdiff_t* ivars, size_t nelems,
+                                                                 const int* status, int cmp, ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_any(ctx, ivars, nelems, status, portshmem::cmp(cmp), val)),
+      ((void)ctx, detail::host::wait_until_any(ivars, nelems, status, cmp, detail::host::one_value<ptrdiff_t>{val})));
+}
+
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ptrdiff_wait_until_some(ptrdiff_t* ivars, size_t nelems, size_t* indices,
+                                                              const int* status, int cmp, ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(detail::default_ctx(), ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      (detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<ptrdiff_t>{val})));
+}
+PORTSHMEM_HOST_DEVICE size_t rocshmem_ctx_ptrdiff_wait_until_some(rocshmem_ctx_t ctx, ptrdiff_t* ivars, size_t nelems,
+                                                                  size_t* indices, const int* status, int cmp,
+                                                                  ptrdiff_t val) {
+  return ROCSHMEM_DETAIL_BOTH(
+      (portshmem::wait_until_some(ctx, ivars, nelems, indices, status, portshmem::cmp(cmp), val)),
+      ((void)ctx,
+       detail::host::wait_until_some(ivars, nelems, indices, status, cmp, detail::host::one_value<ptrdiff_t>{val})));
+}
+
+inline void rocshmem_ptrdiff_wait_until_all_vector(ptrdiff_t* ivars, size_t nelems, const int* status, int cmp,
+                                                   ptrdiff_t* vals) {
+  detail::host::wait_until_all(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ptrdiff_wait_until_any_vector(ptrdiff_t* ivars, size_t nelems, const int* status, int cmp,
+                                                     ptrdiff_t* vals) {
+  return detail::host::wait_until_any(ivars, nelems, status, cmp, vals);
+}
+
+inline size_t rocshmem_ptrdiff_wait_until_some_vector(ptrdiff_t* ivars, size_t nelems, size_t* indices,
+                                                      const int* status, int cmp, ptrdiff_t* vals) {
+  return detail::host::wait_until_some(ivars, nelems, indices, status, cmp, vals);
 }
 
 PORTSHMEM_DEVICE void rocshmem_ptrdiff_wait_until_all_vector(ptrdiff_t* ivars, size_t nelems, const int* status,

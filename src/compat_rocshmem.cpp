@@ -73,7 +73,7 @@ void wait_stream(const char* call) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
 }
-void copy_async(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, const char* call) {
+void copy_async(void* dst, const void* src, std::size_t bytes, decltype(hipMemcpyDefault) kind, const char* call) {
   if (hipMemcpyAsync(dst, src, bytes, kind, host_stream) != hipSuccess) {
     std::fprintf(stderr, "%s: a copy to or from the GPU failed\n", call);
     MPI_Abort(MPI_COMM_WORLD, 1);

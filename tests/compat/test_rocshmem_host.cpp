@@ -139,9 +139,7 @@ bool is_nbi(const char* nbi) {
     clear();                                                                                                           \
     using value_type = T;                                                                                              \
     T* v = reinterpret_cast<T*>(buf_b);                                                                                \
-    std::size_t idx[4] = {9, 9, 9, 9};                                                                                 \
     long done = -1;                                                                                                    \
-    (void)idx;                                                                                                         \
     SET_CALLS;                                                                                                         \
     rocshmem_quiet();                                                                                                  \
     WAIT;                                                                                                              \
@@ -157,7 +155,8 @@ bool is_nbi(const char* nbi) {
 #define HOST_WAIT_ANY(T, NAME, ...)                                                                                    \
   HOST_WAIT(T, NAME, SET(2, 3), done = long(NAME(__VA_ARGS__ v, 4, nullptr, ROCSHMEM_CMP_EQ, T(3))), done == 2)
 #define HOST_WAIT_SOME(T, NAME, ...)                                                                                   \
-  HOST_WAIT(T, NAME, (SET(1, 3), SET(3, 3)), done = long(NAME(__VA_ARGS__ v, 4, idx, nullptr, ROCSHMEM_CMP_EQ, T(3))), \
+  HOST_WAIT(T, NAME, std::size_t idx[4] = {};                                                                          \
+            (SET(1, 3), SET(3, 3)), done = long(NAME(__VA_ARGS__ v, 4, idx, nullptr, ROCSHMEM_CMP_EQ, T(3))),          \
             done >= 1 && done <= 2 && (idx[0] == 1 || idx[0] == 3))
 // test: after the barrier that follows the set, from's value is here: true for it, false for another.
 #define HOST_TEST(T, NAME, ...)                                                                                        \
@@ -174,9 +173,9 @@ bool is_nbi(const char* nbi) {
   HOST_WAIT(T, NAME, T* w = values_##T.w;                                                                              \
             SET(2, 5), done = long(NAME(v, 4, nullptr, ROCSHMEM_CMP_EQ, w + 4)), done == 2)
 #define HOST_WAIT_SOME_V(T, NAME)                                                                                      \
-  HOST_WAIT(T, NAME, T* w = values_##T.w; (SET(1, 4), SET(3, 6)),                                                      \
-                                          done = long(NAME(v, 4, idx, nullptr, ROCSHMEM_CMP_EQ, w + 8)),               \
-                                          done >= 1 && done <= 2 && (idx[0] == 1 || idx[0] == 3))
+  HOST_WAIT(T, NAME, T* w = values_##T.w; std::size_t idx[4] = {};                                                     \
+            (SET(1, 4), SET(3, 6)), done = long(NAME(v, 4, idx, nullptr, ROCSHMEM_CMP_EQ, w + 8)),                     \
+            done >= 1 && done <= 2 && (idx[0] == 1 || idx[0] == 3))
 
 /// clear() for the cases whose source was filled first (buf_a, buf_b kept).
 void clear_keep_a() {

@@ -209,6 +209,7 @@ portshmem_team_t team_slot(rocshmem_team_t team) {
 }
 
 void host_barrier_all() {
+  host::quiet(); // what the host issued is complete first (a barrier completes the caller's operations)
   (void)portshmem_barrier_all();
 }
 
@@ -219,8 +220,8 @@ void host_sync_all() {
 void host_team_barrier(rocshmem_team_t team) {
   const portshmem_team_t slot = team_slot(team);
   if (slot == PORTSHMEM_TEAM_INVALID) return;
-  (void)portshmem_quiet_on_stream(nullptr); // what the host issued on the default stream is complete ...
-  (void)portshmem_team_sync(slot);          // ... once this PE's device work is done; then every member
+  host::quiet();                   // what the host issued is complete ...
+  (void)portshmem_team_sync(slot); // ... this PE's device work is done; then every member
 }
 
 namespace host {

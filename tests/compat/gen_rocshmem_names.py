@@ -297,12 +297,20 @@ def coll(cases):
     for ops, types in ((("sum", "min", "max", "prod"), REDUCE_ARITH), (("and", "or", "xor"), REDUCE_BITWISE)):
         for tn, t in types:
             for op in ops:
-                o.append(both("int", "%s_%s_wg_reduce" % (tn, op),
+                # Both spellings: rocSHMEM's examples (early 2025) say _wg_reduce, its later headers _reduce_wg.
+                for stem in ("%s_%s_wg_reduce" % (tn, op), "%s_%s_reduce_wg" % (tn, op)):
+                    o.append(both("int", stem,
+                                  "rocshmem_team_t team, %s* dest, const %s* source, int nreduce" % (t, t),
+                                  "return portshmem::%s_reduce_block(@C, *team, dest, source, size_t(nreduce)), 0" % op,
+                                  cases, "CASE_REDUCE(%s, op_%s, @N, @X)" % (t.replace(" ", "_"), op)))
+                # Reduce-scatter (rocSHMEM 3.x): member i's dest = the reduction of every member's
+                # source[i * nreduce, (i + 1) * nreduce).
+                o.append(both("int", "%s_%s_reduce_scatter_wg" % (tn, op),
                               "rocshmem_team_t team, %s* dest, const %s* source, int nreduce" % (t, t),
-                              "return portshmem::%s_reduce_block(@C, *team, dest, source, size_t(nreduce)), 0" % op,
-                              cases, "CASE_REDUCE(%s, op_%s, @N, @X)" % (t.replace(" ", "_"), op)))
-    return header("Team collectives, workgroup forms: broadcast, alltoall, fcollect, reductions (return 0).",
-                  "\n".join(o))
+                              "return portshmem::%s_reduce_scatter_block(@C, *team, dest, source, size_t(nreduce)), 0" %
+                              op, cases, "CASE_REDUCE_SCATTER(%s, op_%s, @N, @X)" % (t.replace(" ", "_"), op)))
+    return header("Team collectives, workgroup forms: broadcast, alltoall, fcollect, reductions and reduce-scatter "
+                  "(return 0).", "\n".join(o))
 
 
 def main():

@@ -380,6 +380,33 @@ T combine(const char* op, T a, T b) {
     check(ok, #NAME);                                                                                                  \
   }
 
+// Reduce-scatter: PE p contributes small(p * npes + j, i) to block j; this PE's dest holds the reduction of block me.
+#define CASE_REDUCE_SCATTER(T, OP, NAME, ...)                                                                          \
+  {                                                                                                                    \
+    clear();                                                                                                           \
+    T* s = reinterpret_cast<T*>(buf_a);                                                                                \
+    T* d = reinterpret_cast<T*>(buf_b);                                                                                \
+    for (int j = 0; j < npes; ++j) {                                                                                   \
+      for (std::size_t i = 0; i < kN; ++i) s[j * kN + i] = small<T>(me * npes + j, i);                                 \
+    }                                                                                                                  \
+    rocshmem_team_t team = ROCSHMEM_TEAM_WORLD;                                                                        \
+    int* rc = reinterpret_cast<int*>(buf_a + 4096);                                                                    \
+    *rc = -1;                                                                                                          \
+    run<G_wg>([=] {                                                                                                    \
+      const rocshmem_ctx_t ctx = ROCSHMEM_CTX_DEFAULT;                                                                 \
+      (void)ctx;                                                                                                       \
+      const int r = NAME(__VA_ARGS__ team, d, s, int(kN));                                                             \
+      if (threadIdx.x == 0) *rc = r;                                                                                   \
+    });                                                                                                                \
+    bool ok = *rc == 0;                                                                                                \
+    for (std::size_t i = 0; i < kN; ++i) {                                                                             \
+      T want = small<T>(me, i);                                                                                        \
+      for (int p = 1; p < npes; ++p) want = combine(#OP, want, small<T>(p * npes + me, i));                            \
+      ok = ok && d[i] == want;                                                                                         \
+    }                                                                                                                  \
+    check(ok, #NAME);                                                                                                  \
+  }
+
 void typed_names(){
 #include "names_cases.inc"
 }

@@ -1,5 +1,10 @@
 // Helpers on top of any bootstrap.
 #include "bootstrap.hpp"
+
+#include <unistd.h>
+
+#include <random>
+
 #include "log.hpp"
 
 namespace portshmem::detail {
@@ -13,6 +18,21 @@ portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine) {
                   portshmem_status_string(portshmem_status_t(hi)));
   }
   return portshmem_status_t(hi);
+}
+
+portshmem_status_t worst_status(bootstrap& boot, portshmem_status_t mine) {
+  std::uint64_t lo = 0, hi = 0;
+  int lo_rank = 0, hi_rank = 0;
+  if (auto s = boot.min_max(std::uint64_t(mine), &lo, &lo_rank, &hi, &hi_rank); s != PORTSHMEM_SUCCESS) return s;
+  return portshmem_status_t(hi);
+}
+
+portshmem_status_t job_key(bootstrap& boot, std::uint64_t* key) {
+  std::uint64_t mine = std::random_device{}() * 4294967296ull + std::uint64_t(getpid());
+  std::vector<std::uint64_t> keys(std::size_t(boot.size()));
+  if (auto s = boot.allgather(&mine, keys.data(), sizeof mine); s != PORTSHMEM_SUCCESS) return s;
+  *key = keys[0];
+  return PORTSHMEM_SUCCESS;
 }
 
 void bootstrap::split_nodes(int groups) {

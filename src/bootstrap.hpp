@@ -53,6 +53,13 @@ class bootstrap {
 /// others); logs which rank failed on the ranks that did not.
 portshmem_status_t agree_status(bootstrap& boot, portshmem_status_t mine);
 
+/// Collective: the worst status any rank passes, without a word (for a step whose failure has a fallback).
+portshmem_status_t worst_status(bootstrap& boot, portshmem_status_t mine);
+
+/// Collective: a number every rank of the job gets alike and another job on the machine almost surely does not (rank
+/// 0's random draw), to name the job's shared resources (shared-memory segments, sockets).
+portshmem_status_t job_key(bootstrap& boot, std::uint64_t* key);
+
 /// "PE 3" or "PEs 0-2, 5, 7" (ranks in increasing order, runs folded, the first eight runs shown), for messages.
 std::string describe_pes(const std::vector<int>& pes);
 

@@ -119,6 +119,7 @@ constexpr std::array<std::string_view, 3> kTransportNames = {"auto", "ipc", "rdm
 constexpr std::array<std::string_view, 3> kAutoOnOff = {"auto", "on", "off"}; // mps_choice, relaxed_choice order
 constexpr std::array<std::string_view, 3> kRdmaNetNames = {"auto", "ibverbs", "mpi"};    // rdma_net_choice order
 constexpr std::array<std::string_view, 3> kHeapMemoryNames = {"auto", "device", "host"}; // heap_memory_choice
+constexpr std::array<std::string_view, 2> kAutoOff = {"auto", "off"};                    // symmetric_range_choice order
 
 template <typename Enum, std::size_t N>
 const char* read_enum(std::string_view text, const std::array<std::string_view, N>& names, Enum& out,
@@ -258,6 +259,15 @@ constexpr env_entry kRegistry[] = {
        return read_enum(text, kHeapMemoryNames, out.heap_memory, "is not auto, device or host");
      },
      [](const config& c) { return std::string(kHeapMemoryNames[static_cast<std::size_t>(c.heap_memory)]); },
+     /*job_wide=*/true}, // a peer's heap is opened by how its owner made it
+    {"PORTSHMEM_SYMMETRIC_RANGE", "enum", "auto", "auto or off (any case)",
+     "auto: the heaps of a node's PEs are mapped into one address range at a fixed stride, so device code finds a "
+     "peer's copy by arithmetic, without loading a table entry (host platform, and NVIDIA through the CUDA virtual "
+     "memory API; elsewhere, or where that fails, the table, logged); off: the table everywhere.",
+     [](std::string_view text, config& out) {
+       return read_enum(text, kAutoOff, out.symmetric_range, "is not auto or off");
+     },
+     [](const config& c) { return std::string(kAutoOff[static_cast<std::size_t>(c.symmetric_range)]); },
      /*job_wide=*/true}, // a peer's heap is opened by how its owner made it
     {"PORTSHMEM_TEAM_SCRATCH", "size", "512K", "a byte count from 4K with an optional suffix (512K, 1M, 4MiB)",
      "Collective scratch per team on every PE: reductions and collect go through it, in pieces when larger "

@@ -31,6 +31,10 @@ enum class rdma_net_choice { automatic, ibverbs, mpi };
 /// programs on NVIDIA, which touch the heap from the host: docs/rocshmem.md).
 enum class heap_memory_choice { automatic, device, host };
 
+/// PORTSHMEM_SYMMETRIC_RANGE: whether the node's heaps are mapped into one address range at a fixed stride (automatic:
+/// where the platform allows it; off: each heap where its mapping lands, reached through the per-PE table).
+enum class symmetric_range_choice { automatic, off };
+
 /// The runtime's settings, one field per registered variable; default_config() gives the documented defaults.
 struct config {
   std::size_t heap_size;          ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
@@ -47,6 +51,7 @@ struct config {
   int max_teams;                  ///< PORTSHMEM_MAX_TEAMS: team slots, world and shared included
   std::size_t team_scratch;       ///< PORTSHMEM_TEAM_SCRATCH: collective scratch bytes per team slot
   heap_memory_choice heap_memory; ///< PORTSHMEM_HEAP_MEMORY: device or host memory behind the heap (GPU platforms)
+  symmetric_range_choice symmetric_range; ///< PORTSHMEM_SYMMETRIC_RANGE: one range for the node's heaps, or a table
   bool operator==(const config&) const = default;
 };
 

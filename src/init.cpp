@@ -111,6 +111,10 @@ void print_info(const runtime& rt) {
   std::string text = describe_config(rt.cfg);
   text += "heap backend: " + std::string(rt.heap->name()) + ", GPU " + std::to_string(rt.heap->device()) + "\n";
   text += std::string("lowering: ") + (rt.ctx.strict ? "strict" : "relaxed") + "\n";
+  text += rt.ctx.peer_stride != 0 ? "peer heaps: one symmetric range, PEs " + std::to_string(rt.ctx.mapped_first) +
+                                        "-" + std::to_string(rt.ctx.mapped_first + rt.ctx.mapped_count - 1) + ", " +
+                                        std::to_string(rt.ctx.peer_stride) + " bytes apart\n"
+                                  : std::string("peer heaps: a table (PORTSHMEM_SYMMETRIC_RANGE)\n");
   for (int pe = 0; pe < rt.boot->size(); ++pe) {
     text += "  PE " + std::to_string(pe) + " (node " + std::to_string(rt.boot->node_of()[pe]) +
             "): " + portshmem_transport_string(rt.transports[pe]) + "\n";

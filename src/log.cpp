@@ -156,4 +156,14 @@ portshmem_status_t report(portshmem_status_t status, const char* file, int line,
   return status;
 }
 
+portshmem_status_t report_at(log_level level, portshmem_status_t status, const char* file, int line, const char* fmt,
+                             ...) {
+  if (!log_enabled(level)) return status;
+  va_list args;
+  va_start(args, fmt);
+  emit(level, file, line, portshmem_status_string(status), fmt, args);
+  va_end(args);
+  return status;
+}
+
 } // namespace portshmem::detail

@@ -48,6 +48,10 @@ void log_print(log_level level, const char* file, int line, const char* fmt, ...
 portshmem_status_t report(portshmem_status_t status, const char* file, int line, const char* fmt, ...)
     PORTSHMEM_PRINTF_FORMAT(4, 5);
 
+/// report at another level (when enabled): for failures the caller recovers from, which are no error of the job.
+portshmem_status_t report_at(log_level level, portshmem_status_t status, const char* file, int line, const char* fmt,
+                             ...) PORTSHMEM_PRINTF_FORMAT(5, 6);
+
 } // namespace portshmem::detail
 
 /// Logs a printf-style message at a level named by its enumerator (error, warn, info, trace); the arguments are
@@ -60,3 +64,7 @@ portshmem_status_t report(portshmem_status_t status, const char* file, int line,
 
 /// Logs a printf-style message at ERROR with the status name and evaluates to the status.
 #define PORTSHMEM_FAIL(status, ...) ::portshmem::detail::report((status), __FILE__, __LINE__, __VA_ARGS__)
+
+/// PORTSHMEM_FAIL at a level named by its enumerator: a failure with a fallback (warn) is not an error of the job.
+#define PORTSHMEM_FAIL_AT(level, status, ...)                                                                          \
+  ::portshmem::detail::report_at(::portshmem::detail::log_level::level, (status), __FILE__, __LINE__, __VA_ARGS__)

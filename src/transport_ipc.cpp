@@ -1,5 +1,8 @@
-// The load/store transport's host side: the table of mapped heaps, in device memory, that device code reads
-// (ctx::peer_heaps; transport/ipc.hpp). The heaps themselves are the heap backend's (src/ipc/).
+// The load/store transport's host side: where device code finds the mapped heaps (transport/ipc.hpp): a table in
+// device memory (ctx::peer_heaps) and, when the heaps lie in one symmetric range, the range's description. The heaps
+// themselves are the heap backend's (src/ipc/).
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "log.hpp"
@@ -10,6 +13,39 @@
 
 namespace portshmem::detail {
 namespace {
+
+/// Fills ctx's symmetric-range fields when the mapped heaps (user_parts) are those of consecutive PEs at one fixed
+/// stride, as the heap backends lay them out under PORTSHMEM_SYMMETRIC_RANGE=auto; leaves them 0 (the table)
+/// otherwise. Judged from the addresses themselves, so device code's arithmetic always agrees with the table.
+void describe_range(const config& cfg, const std::vector<char*>& user_parts, portshmem_ctx_t& ctx) {
+  ctx.peer_stride = 0;
+  ctx.mapped_first = ctx.mapped_count = 0;
+  if (cfg.symmetric_range == symmetric_range_choice::off) return;
+  int first = -1, last = -1;
+  for (int pe = 0; pe < int(user_parts.size()); ++pe) {
+    if (!user_parts[std::size_t(pe)]) continue;
+    if (first < 0) first = pe;
+    last = pe;
+  }
+  if (first < 0) return;
+  const char* const base = user_parts[std::size_t(first)];
+  const std::ptrdiff_t stride = last > first ? user_parts[std::size_t(first) + 1] - base : 0;
+  for (int pe = first; pe <= last; ++pe) {
+    if (user_parts[std::size_t(pe)] != base + std::ptrdiff_t(pe - first) * stride) {
+      PORTSHMEM_LOG(info,
+                    "the mapped heaps are not consecutive PEs at one stride (PE %d breaks it): device code looks "
+                    "peers up in the table",
+                    pe);
+      return;
+    }
+  }
+  // A range of one heap (this PE's own: every peer is proxied) works with any stride but 0.
+  ctx.peer_stride = stride != 0 ? std::int64_t(stride) : std::int64_t(kHeapBaseAlignment);
+  ctx.mapped_first = first;
+  ctx.mapped_count = last - first + 1;
+  PORTSHMEM_LOG(info, "PEs %d-%d: heaps in one symmetric range, %lld bytes apart (device code loads no peer table)",
+                first, last, static_cast<long long>(ctx.peer_stride));
+}
 
 class ipc_transport final : public transport {
  public:
@@ -33,6 +69,7 @@ class ipc_transport final : public transport {
       return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "could not place the %zu-byte peer table in device memory", bytes);
     }
     ctx.peer_heaps = table_;
+    describe_range(rt_.cfg, user_parts, ctx);
     return PORTSHMEM_SUCCESS;
   }
 

@@ -67,8 +67,14 @@ typedef struct portshmem_ctx {
    * naming them are refused like any address outside the heap. */
   char* heap;
   uint64_t heap_size;
-  char* const* peer_heaps;         /* [n_pes]: where each PE's heap (the part above) is mapped here; NULL where no
-                                      load/store path exists */
+  char* const* peer_heaps; /* [n_pes]: where each PE's heap (the part above) is mapped here; NULL where no
+                              load/store path exists */
+  /* One symmetric range (PORTSHMEM_SYMMETRIC_RANGE): when peer_stride is not 0, the mapped heaps are those of PEs
+   * [mapped_first, mapped_first + mapped_count), PE pe's at heap + (pe - my_pe) * peer_stride, and device code finds
+   * them by that arithmetic instead of loading peer_heaps[pe] (which lists the same addresses). 0: the table. */
+  int64_t peer_stride;
+  int32_t mapped_first;
+  int32_t mapped_count;
   const int32_t* pe_device;        /* [n_pes]: where each PE runs, node * 65536 + GPU (host platform: node * 65536) */
   portshmem_device_error_t* error; /* host-visible error record */
   uint64_t timeout_ns;             /* bound on device waits (1 min unless set); 0 = forever (PORTSHMEM_TIMEOUT) */

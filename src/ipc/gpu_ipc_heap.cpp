@@ -9,13 +9,12 @@
 #include <cstring>
 #include <string>
 
-#include "heap_backend.hpp"
+#include "gpu_heaps.hpp"
 #include "log.hpp"
 #include "portshmem/gpu_runtime.hpp"
 #include "shm_segments.hpp"
 
 namespace portshmem::detail {
-namespace {
 
 #define PORTSHMEM_GPU_CHECK(call)                                                                                      \
   do {                                                                                                                 \
@@ -24,7 +23,6 @@ namespace {
     }                                                                                                                  \
   } while (0)
 
-/// Picks this PE's GPU (PORTSHMEM_DEVICE, else the local rank modulo the GPU count) and makes it current.
 portshmem_status_t select_device(bootstrap& boot, const config& cfg, int* device) {
   int count = 0;
   PORTSHMEM_GPU_CHECK(hipGetDeviceCount(&count));
@@ -44,9 +42,11 @@ portshmem_status_t select_device(bootstrap& boot, const config& cfg, int* device
   return PORTSHMEM_SUCCESS;
 }
 
+namespace {
+
 class gpu_ipc_heap final : public heap_backend {
  public:
-  explicit gpu_ipc_heap(std::size_t size) : size_(size) {}
+  gpu_ipc_heap(std::size_t size, bool /*one_range: IPC mappings land where the driver puts them*/) : size_(size) {}
   ~gpu_ipc_heap() override {
     for (char* p : opened_) (void)hipIpcCloseMemHandle(p); // teardown: nothing to do about a failure
     if (allocation_) (void)hipFree(allocation_);
@@ -134,7 +134,7 @@ class gpu_ipc_heap final : public heap_backend {
 /// the host link (PCIe or C2C), so puts run at its speed, not at HBM's.
 class gpu_host_heap final : public heap_backend {
  public:
-  explicit gpu_host_heap(std::size_t size) : segments_(size) {}
+  gpu_host_heap(std::size_t size, bool one_range) : segments_(size, one_range) {}
   ~gpu_host_heap() override {
     for (void* m : registered_) (void)hipHostUnregister(m); // teardown: nothing to do about a failure
   }
@@ -191,10 +191,35 @@ bool heap_in_host_memory(const config& cfg) {
 template <class Heap>
 portshmem_status_t make_started(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
                                 std::vector<char*>* peers) {
-  auto heap = std::make_unique<Heap>(cfg.heap_size);
+  auto heap = std::make_unique<Heap>(cfg.heap_size, cfg.symmetric_range != symmetric_range_choice::off);
   if (auto s = heap->start(boot, cfg, peers); s != PORTSHMEM_SUCCESS) return s;
   *out = std::move(heap);
   return PORTSHMEM_SUCCESS;
+}
+
+/// Device memory in one symmetric range where the platform can make one (NVIDIA: the CUDA virtual memory API), else
+/// IPC handles, whose mappings land wherever the driver puts them (device code then reads the peer table).
+portshmem_status_t make_device_heap(bootstrap& boot, const config& cfg, std::unique_ptr<heap_backend>* out,
+                                    std::vector<char*>* peers) {
+  if (cfg.symmetric_range == symmetric_range_choice::off) return make_started<gpu_ipc_heap>(boot, cfg, out, peers);
+#if PORTSHMEM_PLATFORM_NVIDIA
+  int device = -1;
+  if (auto s = agree_status(boot, select_device(boot, cfg, &device)); s != PORTSHMEM_SUCCESS) return s;
+  if (make_vmm_heap(boot, cfg, device, out, peers) == PORTSHMEM_SUCCESS) return PORTSHMEM_SUCCESS;
+  if (boot.rank() == 0) {
+    PORTSHMEM_LOG(warn, "the heaps could not be mapped into one symmetric range (the reason is logged above): they are "
+                        "shared through IPC handles, and device code looks peers up in a table (+1 memory load per "
+                        "call; PORTSHMEM_SYMMETRIC_RANGE=off takes this path without trying)");
+  }
+#else
+  // HIP's virtual memory API cannot ask for fine-grained memory (hipMemAllocationProp has no such attribute), which
+  // the relaxed lowering's premises require of the heap (docs/memory_model.md), so AMD keeps hipExtMallocWithFlags.
+  if (boot.rank() == 0) {
+    PORTSHMEM_LOG(info, "AMD: the heaps are fine-grained allocations shared through IPC handles; device code looks "
+                        "peers up in a table (HIP's virtual memory API cannot request fine-grained memory)");
+  }
+#endif
+  return make_started<gpu_ipc_heap>(boot, cfg, out, peers);
 }
 
 } // namespace
@@ -211,7 +236,7 @@ portshmem_status_t make_heap_backend(bootstrap& boot, const config& cfg, std::un
     }
     return make_started<gpu_host_heap>(boot, cfg, out, peers);
   }
-  return make_started<gpu_ipc_heap>(boot, cfg, out, peers);
+  return make_device_heap(boot, cfg, out, peers);
 }
 
 } // namespace portshmem::detail

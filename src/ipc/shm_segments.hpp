@@ -7,13 +7,15 @@
 #include <vector>
 
 #include "bootstrap.hpp"
+#include "symmetric_range.hpp"
 #include "portshmem/status.h"
 
 namespace portshmem::detail {
 
 class shm_segments {
  public:
-  explicit shm_segments(std::size_t size) : size_(size) {}
+  /// one_range: map the node's segments into one symmetric range (symmetric_range.hpp); else each where it lands.
+  shm_segments(std::size_t size, bool one_range) : size_(size), one_range_(one_range) {}
   ~shm_segments();
   shm_segments(const shm_segments&) = delete;
   shm_segments& operator=(const shm_segments&) = delete;
@@ -29,11 +31,20 @@ class shm_segments {
   std::size_t size() const { return size_; }
 
  private:
-  char* map(int fd, const char* name, portshmem_status_t* status);
+  /// Maps the segment open at fd at `at` (a slot of the range), or at an aligned address of its own when at is null.
+  char* map(int fd, const char* name, char* at, portshmem_status_t* status);
+  /// Reserves the symmetric range for boot's node (one_range_); sets range_ and layout_.
+  portshmem_status_t reserve_range(const bootstrap& boot);
+  /// Where rank's segment goes: its slot of the range, or null (anywhere aligned) without one.
+  char* slot(int rank) const { return range_ ? range_ + layout_.offset_of(rank) : nullptr; }
 
   std::size_t size_;
+  bool one_range_;
   char* local_ = nullptr;
   std::vector<void*> mappings_;
+  char* range_ = nullptr; // the reservation (PROT_NONE where no segment is mapped), range_bytes_ long
+  std::size_t range_bytes_ = 0;
+  range_layout layout_;
 };
 
 } // namespace portshmem::detail

@@ -3,7 +3,9 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 #include "mp_test.hpp"
 #include "portshmem/detail/internal_area.hpp"
@@ -218,6 +220,51 @@ TEST(Heap, FreeOfDifferentBlocksFailsOnEveryPE) {
   EXPECT_EQ(portshmem_free(mp::me() == 0 ? a : b), PORTSHMEM_ERR_MISMATCH);
   EXPECT_EQ(portshmem_free(a), PORTSHMEM_SUCCESS); // both still live
   EXPECT_EQ(portshmem_free(b), PORTSHMEM_SUCCESS);
+}
+
+} // namespace
+
+namespace {
+
+/// Device code's view of addr on every PE (portshmem::ptr, which reads the symmetric range or the table), into out.
+PORTSHMEM_GLOBAL void device_pointers(portshmem::ctx c, const char* addr, unsigned long long* out) {
+  for (int pe = 0; pe < c.n_pes; ++pe) out[pe] = reinterpret_cast<unsigned long long>(portshmem::ptr(c, addr, pe));
+}
+
+TEST(SymmetricRange, DeviceCodeFindsEveryPeerWhereTheHostDoes) {
+  char* block = mp::sym_alloc<char>(4096);
+  auto* out = mp::private_alloc<unsigned long long>(std::size_t(mp::npes()));
+  const portshmem::ctx c = mp::context();
+  mp::run(device_pointers, dim3(1), dim3(1), c, static_cast<const char*>(block + 100), out);
+  const auto seen = mp::to_host(out, std::size_t(mp::npes()));
+  for (int pe = 0; pe < mp::npes(); ++pe) {
+    const auto host = reinterpret_cast<unsigned long long>(portshmem_ptr(block + 100, pe));
+    EXPECT_EQ(seen[std::size_t(pe)], host) << "PE " << pe;
+    EXPECT_EQ(host != 0, mp::load_store_to(pe)) << "PE " << pe;
+  }
+  // In a range, the mapped PEs are consecutive and every mapped heap sits at the arithmetic's address.
+  if (c.peer_stride != 0) {
+    EXPECT_GE(c.mapped_count, 1);
+    EXPECT_TRUE(c.my_pe >= c.mapped_first && c.my_pe < c.mapped_first + c.mapped_count);
+    for (int pe = 0; pe < mp::npes(); ++pe) {
+      const bool in_range = pe >= c.mapped_first && pe < c.mapped_first + c.mapped_count;
+      EXPECT_EQ(in_range, mp::load_store_to(pe)) << "PE " << pe;
+      if (in_range) {
+        EXPECT_EQ(seen[std::size_t(pe)], seen[std::size_t(c.my_pe)] + std::uint64_t(pe - c.my_pe) * c.peer_stride);
+      }
+    }
+  }
+  (void)hipFree(out);
+  EXPECT_EQ(portshmem_free(block), PORTSHMEM_SUCCESS);
+}
+
+TEST(SymmetricRange, IsInUseWhereThePlatformOffersIt) {
+  const char* env = std::getenv("PORTSHMEM_SYMMETRIC_RANGE");
+  const bool off = env && std::string(env) == "off";
+  // The host platform maps its shared-memory segments at fixed offsets; NVIDIA uses the CUDA virtual memory API; AMD
+  // keeps the table (docs/api.md, "One symmetric range").
+  const bool offered = !off && !PORTSHMEM_PLATFORM_AMD;
+  EXPECT_EQ(mp::context().peer_stride != 0, offered);
 }
 
 } // namespace

@@ -23,10 +23,11 @@
 //   barrier  arrive<R>(c, pe, k)                                        a publishing +1 on pe's round-k counter
 // Every access of a target is coherent at system scope (detail::kDataScope): a call's scope narrows its fences only.
 //
-// Dispatch: mapped_heap is the one reader of ctx::peer_heaps, and every operation reaches its peer through a target
-// that peer_heap, remote_range, put_word, pointer or arrive resolved. A peer with no mapping (nullptr in peer_heaps)
-// is the RDMA transport's (transport/proxy.hpp, the same operation set on a proxy target) when the job has one: the
-// bodies ask transport/dispatch.hpp before they resolve here, so what reaches these resolvers is mapped or a bad call.
+// Dispatch: mapped_heap is the one reader of ctx::peer_heaps (and of the symmetric range that stands in for it), and
+// every operation reaches its peer through a target that peer_heap, remote_range, put_word, pointer or arrive resolved.
+// A peer with no mapping (nullptr in peer_heaps, outside the range) is the RDMA transport's (transport/proxy.hpp, the
+// same operation set on a proxy target) when the job has one: the bodies ask transport/dispatch.hpp before they resolve
+// here, so what reaches these resolvers is mapped or a bad call.
 #pragma once
 
 #include <cstddef>
@@ -48,8 +49,13 @@ namespace portshmem::transport::ipc {
 // ---- resolve --------------------------------------------------------------------------------------------------------
 
 /// pe's heap as mapped in this process (pe in range), at the point that matches ctx.heap (the start of its user part),
-/// nullptr where no load/store path reaches it.
+/// nullptr where no load/store path reaches it. In one symmetric range that is arithmetic on kernel arguments; the
+/// table costs a load from memory on the path of every call that names a peer (after a wait: a dependent L2 access).
 PORTSHMEM_DEVICE char* mapped_heap(const portshmem_ctx_t& c, int pe) {
+  if (c.peer_stride != 0) {
+    const bool in_range = unsigned(pe - c.mapped_first) < unsigned(c.mapped_count);
+    return in_range ? c.heap + std::int64_t(pe - c.my_pe) * c.peer_stride : nullptr;
+  }
   return c.peer_heaps[pe];
 }
 

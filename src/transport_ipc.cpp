@@ -20,7 +20,8 @@ namespace {
 void describe_range(const config& cfg, const std::vector<char*>& user_parts, portshmem_ctx_t& ctx) {
   ctx.peer_stride = 0;
   ctx.mapped_first = ctx.mapped_count = 0;
-  if (cfg.symmetric_range == symmetric_range_choice::off) return;
+  // AMD's device code is built without the range (portshmem/platform.hpp): nothing to describe.
+  if (!PORTSHMEM_HAS_SYMMETRIC_RANGE || cfg.symmetric_range == symmetric_range_choice::off) return;
   int first = -1, last = -1;
   for (int pe = 0; pe < int(user_parts.size()); ++pe) {
     if (!user_parts[std::size_t(pe)]) continue;

@@ -36,6 +36,11 @@
 // The device API exists where kernels can be written: the host platform, or a GPU compiler.
 #define PORTSHMEM_HAS_DEVICE_API (PORTSHMEM_PLATFORM_HOST || PORTSHMEM_GPU_COMPILER)
 
+// Whether the runtime can map the node's heaps into one symmetric range (docs/api.md, "One symmetric range"): the host
+// platform and NVIDIA can; AMD keeps IPC handles (HIP's virtual memory API cannot request fine-grained memory), so its
+// device code is built without the range's branch and lowers exactly as with the table alone.
+#define PORTSHMEM_HAS_SYMMETRIC_RANGE (!PORTSHMEM_PLATFORM_AMD)
+
 // PORTSHMEM_DEVICE_COLD: a device function kept out of line, for paths the hot ones must not pay for in code size and
 // registers (the RDMA proxy's, taken only for PEs without a load/store path).
 // PORTSHMEM_DEVICE_OUTLINED: a device function called from many sites of one kernel, kept out of line so that each

@@ -52,7 +52,7 @@ namespace portshmem::transport::ipc {
 /// nullptr where no load/store path reaches it. In one symmetric range that is arithmetic on kernel arguments; the
 /// table costs a load from memory on the path of every call that names a peer (after a wait: a dependent L2 access).
 PORTSHMEM_DEVICE char* mapped_heap(const portshmem_ctx_t& c, int pe) {
-  if (c.peer_stride != 0) {
+  if (PORTSHMEM_HAS_SYMMETRIC_RANGE && c.peer_stride != 0) {
     const bool in_range = unsigned(pe - c.mapped_first) < unsigned(c.mapped_count);
     return in_range ? c.heap + std::int64_t(pe - c.my_pe) * c.peer_stride : nullptr;
   }

@@ -56,7 +56,7 @@ class exchange {
     const socklen_t len = socket_address(job_, boot_.rank(), &addr);
     if (bind(sock_, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
       return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_SYSTEM, "binding this PE's socket for passing heaps: %s",
-                            std::strerror(errno));
+                               std::strerror(errno));
     }
     return PORTSHMEM_SUCCESS;
   }
@@ -72,12 +72,14 @@ class exchange {
     while (!unsent.empty() || awaited > 0) {
       for (auto it = unsent.begin(); it != unsent.end();) {
         const int sent = send_to(*it, mine);
-        if (sent < 0) return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_SYSTEM, "passing this PE's heap to PE %d: %s", *it,
-                                            std::strerror(-sent));
+        if (sent < 0)
+          return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_SYSTEM, "passing this PE's heap to PE %d: %s", *it,
+                                   std::strerror(-sent));
         it = sent ? unsent.erase(it) : it + 1;
       }
       for (int got; awaited > 0 && (got = receive()) != 0; --awaited) {
-        if (got < 0) return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_SYSTEM, "receiving a peer's heap: %s", std::strerror(-got));
+        if (got < 0)
+          return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_SYSTEM, "receiving a peer's heap: %s", std::strerror(-got));
       }
       if (unsent.empty() && awaited == 0) break;
       if (std::chrono::steady_clock::now() > deadline) {
@@ -85,9 +87,9 @@ class exchange {
         for (int r : boot_.node_ranks())
           if (r != boot_.rank() && theirs_[std::size_t(r)] < 0) missing.push_back(r);
         return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_TIMEOUT,
-                              "passing heaps between the node's PEs: nothing came from %s (%zu sends of this PE "
-                              "still blocked)",
-                              describe_pes(missing).c_str(), unsent.size());
+                                 "passing heaps between the node's PEs: nothing came from %s (%zu sends of this PE "
+                                 "still blocked)",
+                                 describe_pes(missing).c_str(), unsent.size());
       }
       pollfd p{sock_, POLLIN, 0};
       (void)poll(&p, 1, 10); // a wake-up for a receive; blocked sends are retried at least every 10 ms

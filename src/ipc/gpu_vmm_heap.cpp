@@ -76,7 +76,7 @@ struct driver_api {
 #define PORTSHMEM_CU_CHECK(call)                                                                                       \
   do {                                                                                                                 \
     if (CUresult r_ = (call); r_ != CUDA_SUCCESS) {                                                                    \
-      return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_GPU, "%s failed: %s", #call, cu_.error(r_).c_str());              \
+      return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_GPU, "%s failed: %s", #call, cu_.error(r_).c_str());                \
     }                                                                                                                  \
   } while (0)
 
@@ -105,7 +105,8 @@ class gpu_vmm_heap final : public heap_backend {
     status = map_all(boot, theirs, peers);
     for (int fd : theirs)
       if (fd >= 0) close(fd);
-    if (status == PORTSHMEM_SUCCESS && (hipMemset(local_, 0, size_) != hipSuccess || hipDeviceSynchronize() != hipSuccess))
+    if (status == PORTSHMEM_SUCCESS &&
+        (hipMemset(local_, 0, size_) != hipSuccess || hipDeviceSynchronize() != hipSuccess))
       status = PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_GPU, "clearing the %zu-byte heap failed", size_);
     return worst_status(boot, status);
   }
@@ -126,7 +127,7 @@ class gpu_vmm_heap final : public heap_backend {
         cu_.device_get_attribute(&fd_handles, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev));
     if (!vmm || !fd_handles) {
       return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_GPU, "GPU %d does not support %s", device_,
-                            !vmm ? "the virtual memory API" : "exporting allocations as file descriptors");
+                               !vmm ? "the virtual memory API" : "exporting allocations as file descriptors");
     }
     CUmemAllocationProp prop{};
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -136,7 +137,8 @@ class gpu_vmm_heap final : public heap_backend {
     std::size_t granularity = 0;
     PORTSHMEM_CU_CHECK(cu_.granularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED));
     layout_ = node_range_layout(boot, size_, granularity);
-    if (layout_.slots == 0) return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_GPU, "the node's heaps do not fit one address range");
+    if (layout_.slots == 0)
+      return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_GPU, "the node's heaps do not fit one address range");
     bytes_ = layout_.stride - layout_.unit; // the heap rounded up to whole units; the gap after it stays unmapped
     CUmemGenericAllocationHandle own = 0;
     PORTSHMEM_CU_CHECK(cu_.create(&own, bytes_, &prop, 0));
@@ -165,8 +167,10 @@ class gpu_vmm_heap final : public heap_backend {
       PORTSHMEM_CU_CHECK(cu_.map(at, bytes_, 0, h, 0));
       mapped_.push_back(at);
       if (CUresult e = cu_.set_access(at, bytes_, &access, 1); e != CUDA_SUCCESS) {
-        return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_UNREACHABLE, "giving GPU %d access to PE %d's heap failed: %s (no peer "
-                              "access between the two GPUs?)", device_, r, cu_.error(e).c_str());
+        return PORTSHMEM_FAIL_AT(warn, PORTSHMEM_ERR_UNREACHABLE,
+                                 "giving GPU %d access to PE %d's heap failed: %s (no peer "
+                                 "access between the two GPUs?)",
+                                 device_, r, cu_.error(e).c_str());
       }
       (*peers)[std::size_t(r)] = reinterpret_cast<char*>(at);
     }
@@ -178,9 +182,9 @@ class gpu_vmm_heap final : public heap_backend {
   std::size_t size_;
   int device_;
   range_layout layout_;
-  std::size_t bytes_ = 0;  // each mapping: the heap rounded up to the granularity
-  CUdeviceptr range_ = 0;  // the reserved range, layout_.bytes() long
-  int exported_ = -1;      // this PE's allocation as a file descriptor
+  std::size_t bytes_ = 0;                             // each mapping: the heap rounded up to the granularity
+  CUdeviceptr range_ = 0;                             // the reserved range, layout_.bytes() long
+  int exported_ = -1;                                 // this PE's allocation as a file descriptor
   std::vector<CUmemGenericAllocationHandle> handles_; // this PE's allocation first, then the imported ones
   std::vector<CUdeviceptr> mapped_;
   char* local_ = nullptr;

@@ -12,10 +12,10 @@
 namespace portshmem::detail {
 
 struct range_layout {
-  int first = 0;           ///< the node's lowest rank: slot 0
-  int slots = 0;           ///< ranks first .. the node's highest; a rank of another node keeps its slot unmapped
-  std::size_t stride = 0;  ///< bytes from one slot to the next: the heap rounded up to the unit, plus one unit of gap
-  std::size_t unit = 0;    ///< the mapping granularity, at least kHeapBaseAlignment (every slot is aligned to it)
+  int first = 0;          ///< the node's lowest rank: slot 0
+  int slots = 0;          ///< ranks first .. the node's highest; a rank of another node keeps its slot unmapped
+  std::size_t stride = 0; ///< bytes from one slot to the next: the heap rounded up to the unit, plus one unit of gap
+  std::size_t unit = 0;   ///< the mapping granularity, at least kHeapBaseAlignment (every slot is aligned to it)
   std::size_t bytes() const { return std::size_t(slots) * stride; }
   std::size_t offset_of(int rank) const { return std::size_t(rank - first) * stride; }
 };

@@ -369,7 +369,7 @@ void reference(const options& o, const routing& rt, int mode, int me, int n, int
   const int K = rt.topk;
   const std::size_t kk = std::size_t(K);
   std::vector<int> e(kk), at(kk);
-  std::vector<float> scale(kk), w(kk);
+  std::vector<float> scale(kk), w(kk), part(static_cast<std::size_t>(n));
   for (int k = 0; k < K; ++k) {
     e[k] = rt.e(me, t, k), at[k] = owner(e[k], rt.experts, n);
     scale[k] = float(e[k] + 1) / 256.0f, w[k] = rt.w(me, t, k);
@@ -380,16 +380,16 @@ void reference(const options& o, const routing& rt, int mode, int me, int n, int
     const float x = f32_of_bf16(x_bits(o.seed, me, t, h));
     float acc = 0.0f;
     if (mode == kNormal) {
-      for (int d = 0; d < n; ++d) { // PEs in order, each PE's partial rounded once to bf16 where it was formed
-        if (!(dests >> d & 1)) continue;
-        float part = 0.0f; // its experts among the top-k, in k order
-        for (int k = 0; k < K; ++k) {
-          if (at[k] != d) continue;
-          float term = x * scale[k];
-          term = term * w[k];
-          part = part + term;
-        }
-        acc = acc + f32_of_bf16(bf16_of(part));
+      // PE d's partial: its experts among the top-k, in k order, rounded once to bf16 where it was formed; then the
+      // partials in PE order.
+      std::fill(part.begin(), part.end(), 0.0f);
+      for (int k = 0; k < K; ++k) {
+        float term = x * scale[std::size_t(k)];
+        term = term * w[std::size_t(k)];
+        part[std::size_t(at[std::size_t(k)])] = part[std::size_t(at[std::size_t(k)])] + term;
+      }
+      for (int d = 0; d < n; ++d) {
+        if (dests >> d & 1) acc = acc + f32_of_bf16(bf16_of(part[std::size_t(d)]));
       }
     } else {
       for (int k = 0; k < K; ++k) {

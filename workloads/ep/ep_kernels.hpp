@@ -151,6 +151,13 @@ WL_DEVICE std::uint64_t dests_of(const route_ref& r, int topk, int experts, int 
   return m;
 }
 
+/// Whether one of the token's experts is in [e_lo, e_hi) (a PE's experts).
+WL_DEVICE bool routes_to(const route_ref& r, int topk, int e_lo, int e_hi) {
+  bool any = false;
+  for (int k = 0; k < topk; ++k) any = any || (r.expert[k] >= e_lo && r.expert[k] < e_hi);
+  return any;
+}
+
 WL_DEVICE std::uint32_t count_of(std::uint64_t word) {
   return std::uint32_t(word & 0xffffffffu);
 }
@@ -167,10 +174,10 @@ WL_DEVICE void normal_dispatch(const P& pol, const ep_args& a, int me, int n, co
   auto* meta = static_cast<unsigned char*>(a.n_meta);
   // Destinations in turn from the next PE on (this PE last), each token once per destination, in token order.
   for (int j = 1; j <= n; ++j) {
-    const int d = (me + j) % n;
+    const int d = (me + j) % n, e_lo = expert_lo(d, a.experts, n), e_hi = expert_lo(d + 1, a.experts, n);
     std::size_t slot = std::size_t(me) * a.tokens + lo;
     for (int t = lo; t < hi; ++t) {
-      if (!(dests_of(route_of(route, rb, a.topk, t), a.topk, a.experts, n) >> d & 1)) continue;
+      if (!routes_to(route_of(route, rb, a.topk, t), a.topk, e_lo, e_hi)) continue;
       pol.put(data + slot * tb, x + std::size_t(t) * tb, tb, d);
       pol.put(meta + slot * rb, route + std::size_t(t) * rb, rb, d);
       ++slot;
@@ -179,9 +186,9 @@ WL_DEVICE void normal_dispatch(const P& pol, const ep_args& a, int me, int n, co
   if (w.lane == 0) {
     pol.fence(); // the wave's copies to each PE before that PE's signal
     for (int j = 1; j <= n; ++j) {
-      const int d = (me + j) % n;
+      const int d = (me + j) % n, e_lo = expert_lo(d, a.experts, n), e_hi = expert_lo(d + 1, a.experts, n);
       std::uint32_t copies = 0;
-      for (int t = lo; t < hi; ++t) copies += dests_of(route_of(route, rb, a.topk, t), a.topk, a.experts, n) >> d & 1;
+      for (int t = lo; t < hi; ++t) copies += routes_to(route_of(route, rb, a.topk, t), a.topk, e_lo, e_hi) ? 1 : 0;
       pol.signal(a.n_dsig + std::size_t(w.g) * n + me, a.call << 32 | copies, d);
     }
   }

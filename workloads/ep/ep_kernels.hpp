@@ -398,9 +398,4 @@ WL_GLOBAL void ep_kernel(P pol, ep_args a) {
   pol.quiet();
 }
 
-/// Writes the device's wave size (the host lays out the signal words and checks the layout by it).
-WL_GLOBAL void wave_size_kernel(int* out) {
-  if (dev::thread_rank() == 0 && dev::block_rank() == 0) *out = int(dev::wave_size());
-}
-
 } // namespace ep

@@ -58,6 +58,11 @@ struct side {
   std::uint64_t rounds[2] = {};
 };
 
+/// Writes the device's wave size (the host numbers the waves, lays out the signal words and checks by it).
+PORTSHMEM_GLOBAL void wave_size_kernel(int* out) {
+  if (ep::dev::thread_rank() == 0 && ep::dev::block_rank() == 0) *out = int(ep::dev::wave_size());
+}
+
 ep::ep_args args_of(const side& s, const ep::layout& l, const ep::options& o, int mode, int tokens, int cap,
                     int* scratch) {
   ep::ep_args a{};
@@ -136,7 +141,7 @@ int main(int argc, char** argv) {
   // Waves: the device's wave size; whole waves per block, as many threads as every kernel of the run can launch.
   int* probe = nullptr;
   must(hipMalloc(&probe, sizeof(int)), "hipMalloc");
-  must(portshmem::launch(ep::wave_size_kernel, dim3(1), dim3(1), probe), "the wave size probe");
+  must(portshmem::launch(wave_size_kernel, dim3(1), dim3(1), probe), "the wave size probe");
   int ws = 0;
   must(hipMemcpy(&ws, probe, sizeof(int), hipMemcpyDeviceToHost), "hipMemcpy");
   must(hipFree(probe), "hipFree");

@@ -82,7 +82,10 @@ ep::ep_args args_of(const side& s, const ep::layout& l, const ep::options& o, in
 } // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv); // first, so that the heap can be sized for the number of PEs
+  // First, so that the heap can be sized for the number of PEs; with threads, so that the RDMA path's MPI network
+  // (PORTSHMEM_TRANSPORT=rdma) can run its proxy thread.
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int me = 0, n = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &n);

@@ -25,7 +25,8 @@ const char* usage() {
          "  -e, --max_tokens N        most tokens per PE; default 4096 (host platform: 16)\n"
          "  -f, --step N              token count step factor; default 2\n"
          "      --hidden N            elements per token (bf16, a multiple of 8); default 7168 (host: 128)\n"
-         "      --experts N           experts, split over the PEs as evenly as they go; default 256 (host: 16)\n"
+         "      --experts N           experts (at most 2048), split over the PEs as evenly as they go; default 256\n"
+         "                            (host: 16)\n"
          "      --topk N              experts per token; default 8 (host: 4)\n"
          "      --seed N              routing and token data seed; default 1\n"
          "      --mode M              normal, ll or both (default both)\n"
@@ -104,7 +105,8 @@ std::string parse(int argc, char** argv, options& o, int pes) {
       if (!number(8, 1 << 20, v) || v % 8) return "bad hidden " + s + " (a multiple of 8)";
       o.hidden = int(v);
     } else if (f == "--experts") {
-      if (!number(1, 1 << 16, v)) return "bad expert count " + s;
+      // At most 2048: scales (e + 1) / 256 of up to 11 bits keep every product exact in fp32 (ep_kernels.hpp).
+      if (!number(1, 2048, v)) return "bad expert count " + s + " (1 to 2048)";
       o.experts = int(v);
     } else if (f == "--topk") {
       if (!number(1, 1024, v)) return "bad topk " + s;

@@ -48,8 +48,8 @@
 // before the later signal, which every lowering keeps (a fence, then the write).
 //
 // Every product the kernel forms is exact in fp32 (x = k / 64 with |k| <= 127, weights j / 64 with j < 64, scales
-// (e + 1) / 256; the host chooses them so), so a compiler's contraction into FMA changes nothing, and the sums run in
-// a fixed order: the CPU reference reproduces every bit.
+// (e + 1) / 256 for up to 2048 experts; the host chooses them so), so a compiler's contraction into FMA changes
+// nothing, and the sums run in a fixed order: the CPU reference reproduces every bit.
 #pragma once
 
 #include <cstddef>

@@ -15,6 +15,7 @@
 #include "portshmem/stream.h"
 #include "rocshmem/detail/host.hpp"
 #include "rocshmem/detail/host_ops.hpp"
+#include "rocshmem/detail/stream.hpp"
 #include "stream/kernels.hpp"
 
 namespace rocshmem {
@@ -84,6 +85,11 @@ void checked(portshmem_status_t s, const char* call) {
     std::fprintf(stderr, "%s: %s\n", call, portshmem_status_string(s));
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+}
+[[noreturn]] void fail(const char* call, const char* why) {
+  std::fprintf(stderr, "%s: %s\n", call, why);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort(); // MPI_Abort does not return
 }
 
 // A team's device handle lives in GPU memory (host memory on the host platform); rocshmem_team_t points to it.
@@ -308,9 +314,148 @@ void load(void* dst, const void* src, std::size_t bytes) {
 #endif
 }
 
+void broadcast(portshmem_team_handle_t* team, void* dest, const void* src, int nelems, std::size_t elem, int root) {
+  constexpr const char* call = "rocshmem_ctx_<T>_broadcast (host)";
+  const portshmem_team_t slot = team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID) return;
+  if (nelems < 0) fail(call, "nelems is negative");
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  checked(portshmem_broadcastmem_on_stream(slot, dest, src, std::size_t(nelems) * elem, root, host_stream), call);
+  wait_stream(call);
+}
+
+void broadcast_active_set(void* dest, const void* src, int nelems, std::size_t elem, int root, int start,
+                          int log_stride, int size, long* p_sync) {
+  constexpr const char* call = "rocshmem_ctx_<T>_broadcast (host, active set)";
+  if (nelems < 0 || size < 1 || root < 0 || root >= size || start < 0 || log_stride < 0 || log_stride > 30 || !p_sync) {
+    fail(call, "an argument is out of range (nelems, pe_root, pe_start, log_pe_stride, pe_size or p_sync)");
+  }
+  const long stride = 1L << log_stride;
+  if (start + (size - 1) * stride >= portshmem_n_pes()) fail(call, "the active set reaches past the last PE");
+  const int me = portshmem_my_pe();
+  const long offset = me - start;
+  if (offset < 0 || offset % stride != 0 || offset / stride >= size) return; // not in the active set
+  const int root_pe = int(start + root * stride);
+  const std::size_t bytes = std::size_t(nelems) * elem;
+  // Three words of p_sync, each ROCSHMEM_SYNC_VALUE (0) between calls: arrived (on each other member: the root's
+  // data is here), acks (on the root: how many members have it), released (on each other member: all have it). The
+  // release makes the call a synchronization of the set, so the next call on the same p_sync, whoever its root,
+  // writes no word or dest before every member has finished this one.
+  long* const arrived = p_sync;
+  long* const acks = p_sync + 1;
+  long* const released = p_sync + 2;
+  const auto others = [&](auto f) {
+    for (int k = 0; k < size; ++k) {
+      if (const int pe = int(start + k * stride); pe != me) f(pe);
+    }
+  };
+  if (me == root_pe) {
+    if (bytes != 0) others([&](int pe) { putmem(dest, src, bytes, pe, true); });
+    quiet(); // the data is delivered before any member sees its arrival
+    others([&](int pe) { atomic(arrived, amo_add, 1L, 0L, pe); });
+    wait_until(acks, ROCSHMEM_CMP_EQ, long(size - 1));
+    p(acks, 0L, me);
+    others([&](int pe) { atomic(released, amo_add, 1L, 0L, pe); });
+  } else {
+    wait_until(arrived, ROCSHMEM_CMP_EQ, 1L);
+    p(arrived, 0L, me);
+    atomic(acks, amo_add, 1L, 0L, root_pe);
+    wait_until(released, ROCSHMEM_CMP_EQ, 1L);
+    p(released, 0L, me);
+  }
+}
+
+int reduce(portshmem_team_handle_t* team, void* dest, const void* src, int nreduce, portshmem_datatype_t type,
+           portshmem_reduce_op_t op, bool scatter) {
+  const portshmem_team_t slot = team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID || nreduce < 0) return 1;
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  const std::size_t n = std::size_t(nreduce);
+  const portshmem_status_t s = scatter ? portshmem_reduce_scatter_on_stream(slot, dest, src, n, type, op, host_stream)
+                                       : portshmem_reduce_on_stream(slot, dest, src, n, type, op, host_stream);
+  if (s != PORTSHMEM_SUCCESS) return 1; // portshmem logged why
+  wait_stream(scatter ? "rocshmem_ctx_<T>_<op>_reduce_scatter (host)" : "rocshmem_ctx_<T>_<op>_reduce (host)");
+  return 0;
+}
+
+int reduce_on_stream(portshmem_team_handle_t* team, void* dest, const void* src, int nreduce, portshmem_datatype_t type,
+                     portshmem_reduce_op_t op, hipStream_t stream) {
+  const portshmem_team_t slot = team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID || nreduce < 0) return 1;
+  return portshmem_reduce_on_stream(slot, dest, src, std::size_t(nreduce), type, op, stream) == PORTSHMEM_SUCCESS ? 0
+                                                                                                                  : 1;
+}
+
 } // namespace host
 
 } // namespace detail
+
+// ---- the *_on_stream calls (detail/stream.hpp) ----
+
+void rocshmem_putmem_on_stream(void* dest, const void* source, std::size_t nelems, int pe, hipStream_t stream) {
+  detail::checked(portshmem_putmem_on_stream(dest, source, nelems, pe, stream), "rocshmem_putmem_on_stream");
+}
+
+void rocshmem_getmem_on_stream(void* dest, const void* source, std::size_t nelems, int pe, hipStream_t stream) {
+  detail::checked(portshmem_getmem_on_stream(dest, source, nelems, pe, stream), "rocshmem_getmem_on_stream");
+}
+
+void rocshmem_putmem_signal_on_stream(void* dest, const void* source, std::size_t nelems, uint64_t* sig_addr,
+                                      uint64_t signal, int sig_op, int pe, hipStream_t stream) {
+  detail::checked(portshmem_putmem_signal_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream),
+                  "rocshmem_putmem_signal_on_stream");
+}
+
+void rocshmem_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, hipStream_t stream) {
+  detail::checked(portshmem_signal_wait_until_on_stream(sig_addr, cmp, cmp_value, stream),
+                  "rocshmem_signal_wait_until_on_stream");
+}
+
+void rocshmem_quiet_on_stream(hipStream_t stream) {
+  detail::checked(portshmem_quiet_on_stream(stream), "rocshmem_quiet_on_stream");
+}
+
+void rocshmem_barrier_all_on_stream(hipStream_t stream) {
+  detail::checked(portshmem_barrier_all_on_stream(stream), "rocshmem_barrier_all_on_stream");
+}
+
+void rocshmem_barrier_on_stream(rocshmem_team_t team, hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_team_barrier_on_stream(slot, stream), "rocshmem_barrier_on_stream");
+  }
+}
+
+void rocshmem_sync_all_on_stream(hipStream_t stream) {
+  detail::checked(portshmem_team_sync_on_stream(PORTSHMEM_TEAM_WORLD, stream), "rocshmem_sync_all_on_stream");
+}
+
+void rocshmem_team_sync_on_stream(rocshmem_team_t team, hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_team_sync_on_stream(slot, stream), "rocshmem_team_sync_on_stream");
+  }
+}
+
+void rocshmem_alltoallmem_on_stream(rocshmem_team_t team, void* dest, const void* source, std::size_t size,
+                                    hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_alltoallmem_on_stream(slot, dest, source, size, stream),
+                    "rocshmem_alltoallmem_on_stream");
+  }
+}
+
+void rocshmem_broadcastmem_on_stream(rocshmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                                     int pe_root, hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_broadcastmem_on_stream(slot, dest, source, nelems, pe_root, stream),
+                    "rocshmem_broadcastmem_on_stream");
+  }
+}
 
 void rocshmem_init(MPI_Comm comm) {
   // rocSHMEM programs fill and check the heap from the host: ask for a heap host code can touch (docs/rocshmem.md).

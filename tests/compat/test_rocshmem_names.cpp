@@ -16,13 +16,7 @@ using namespace rocshmem;
 
 namespace {
 
-using signed_char = signed char;
-using unsigned_char = unsigned char;
-using unsigned_short = unsigned short;
-using unsigned_int = unsigned int;
-using unsigned_long = unsigned long;
-using long_long = long long;
-using unsigned_long_long = unsigned long long;
+#include "compat_cases.hpp"
 
 constexpr unsigned kThreads = 24; // three waves on the host platform, the last one full
 constexpr std::size_t kN = 37;
@@ -42,21 +36,6 @@ void check(bool ok, const char* name) {
   }
 }
 
-template <class T>
-T val(int pe, std::size_t i) {
-  return T((pe * 7 + int(i) * 3 + 1) % 100);
-}
-template <class T>
-void fill(T* p, std::size_t n, int pe) {
-  for (std::size_t i = 0; i < n; ++i) p[i] = val<T>(pe, i);
-}
-template <class T>
-bool holds(const T* p, std::size_t n, int pe) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] != val<T>(pe, i)) return false;
-  }
-  return true;
-}
 void clear() {
   std::memset(buf_a, 0, kBytes);
   std::memset(buf_b, 0, kBytes);
@@ -76,25 +55,6 @@ void run(F f) {
   rocshmem_barrier_all(); // every PE's buffers are filled before anyone writes into them
   hipLaunchKernelGGL((run_kernel<G, F>), dim3(1), dim3(kThreads), 0, 0, f);
   rocshmem_barrier_all();
-}
-
-// The reductions' expected values: PE p contributes small(p, i).
-template <class T>
-T small(int pe, std::size_t i) {
-  return T((pe + int(i)) % 5 + 1);
-}
-template <class T>
-T combine(const char* op, T a, T b) {
-  if (!std::strcmp(op, "op_sum")) return T(a + b);
-  if (!std::strcmp(op, "op_prod")) return T(a * b);
-  if (!std::strcmp(op, "op_min")) return a < b ? a : b;
-  if (!std::strcmp(op, "op_max")) return a > b ? a : b;
-  if constexpr (std::is_integral_v<T>) {
-    if (!std::strcmp(op, "op_and")) return T(a & b);
-    if (!std::strcmp(op, "op_or")) return T(a | b);
-    if (!std::strcmp(op, "op_xor")) return T(a ^ b);
-  }
-  return T(-1);
 }
 
 #define TARGET_put peer
@@ -356,12 +316,14 @@ T combine(const char* op, T a, T b) {
     for (int i = 0; i < npes; ++i) ok = ok && holds(d + i * kN, kN, i + 30);                                           \
     check(ok, #NAME);                                                                                                  \
   }
-#define CASE_REDUCE(T, OP, NAME, ...)                                                                                  \
+// Reductions (scatter false) and reduce-scatters (true) on ROCSHMEM_TEAM_WORLD by the block, on reduce_input
+// (compat_cases.hpp); the name returns 0 and dest holds the reduction (reduce-scatter: of block me).
+#define CASE_REDUCTIONS(T, OP, NAME, SCATTER, ...)                                                                     \
   {                                                                                                                    \
     clear();                                                                                                           \
     T* s = reinterpret_cast<T*>(buf_a);                                                                                \
     T* d = reinterpret_cast<T*>(buf_b);                                                                                \
-    for (std::size_t i = 0; i < kN; ++i) s[i] = small<T>(me, i);                                                       \
+    reduce_input(s, kN, me, npes, SCATTER);                                                                            \
     rocshmem_team_t team = ROCSHMEM_TEAM_WORLD;                                                                        \
     int* rc = reinterpret_cast<int*>(buf_a + 4096);                                                                    \
     *rc = -1;                                                                                                          \
@@ -371,41 +333,10 @@ T combine(const char* op, T a, T b) {
       const int r = NAME(__VA_ARGS__ team, d, s, int(kN));                                                             \
       if (threadIdx.x == 0) *rc = r;                                                                                   \
     });                                                                                                                \
-    bool ok = *rc == 0;                                                                                                \
-    for (std::size_t i = 0; i < kN; ++i) {                                                                             \
-      T want = small<T>(0, i);                                                                                         \
-      for (int p = 1; p < npes; ++p) want = combine(#OP, want, small<T>(p, i));                                        \
-      ok = ok && d[i] == want;                                                                                         \
-    }                                                                                                                  \
-    check(ok, #NAME);                                                                                                  \
+    check(*rc == 0 && reduced(#OP, d, kN, me, npes, SCATTER), #NAME);                                                  \
   }
-
-// Reduce-scatter: PE p contributes small(p * npes + j, i) to block j; this PE's dest holds the reduction of block me.
-#define CASE_REDUCE_SCATTER(T, OP, NAME, ...)                                                                          \
-  {                                                                                                                    \
-    clear();                                                                                                           \
-    T* s = reinterpret_cast<T*>(buf_a);                                                                                \
-    T* d = reinterpret_cast<T*>(buf_b);                                                                                \
-    for (int j = 0; j < npes; ++j) {                                                                                   \
-      for (std::size_t i = 0; i < kN; ++i) s[j * kN + i] = small<T>(me * npes + j, i);                                 \
-    }                                                                                                                  \
-    rocshmem_team_t team = ROCSHMEM_TEAM_WORLD;                                                                        \
-    int* rc = reinterpret_cast<int*>(buf_a + 4096);                                                                    \
-    *rc = -1;                                                                                                          \
-    run<G_wg>([=] {                                                                                                    \
-      const rocshmem_ctx_t ctx = ROCSHMEM_CTX_DEFAULT;                                                                 \
-      (void)ctx;                                                                                                       \
-      const int r = NAME(__VA_ARGS__ team, d, s, int(kN));                                                             \
-      if (threadIdx.x == 0) *rc = r;                                                                                   \
-    });                                                                                                                \
-    bool ok = *rc == 0;                                                                                                \
-    for (std::size_t i = 0; i < kN; ++i) {                                                                             \
-      T want = small<T>(me, i);                                                                                        \
-      for (int p = 1; p < npes; ++p) want = combine(#OP, want, small<T>(p * npes + me, i));                            \
-      ok = ok && d[i] == want;                                                                                         \
-    }                                                                                                                  \
-    check(ok, #NAME);                                                                                                  \
-  }
+#define CASE_REDUCE(T, OP, NAME, ...) CASE_REDUCTIONS(T, OP, NAME, false, __VA_ARGS__)
+#define CASE_REDUCE_SCATTER(T, OP, NAME, ...) CASE_REDUCTIONS(T, OP, NAME, true, __VA_ARGS__)
 
 void typed_names(){
 #include "names_cases.inc"

@@ -20,8 +20,10 @@
 
 namespace rocshmem {
 
+namespace host {
 rocshmem_team_t ROCSHMEM_TEAM_WORLD = nullptr;
 rocshmem_team_t ROCSHMEM_TEAM_SHARED = nullptr;
+} // namespace host
 
 namespace detail {
 namespace {
@@ -159,8 +161,8 @@ bool register_default_ctx(fill_fn fill) {
   const std::lock_guard<std::mutex> lock(registry_mutex());
   registry().push_back(fill);
   if (filled) {
-    portshmem_ctx_t c;
-    if (portshmem_get_ctx(&c) == PORTSHMEM_SUCCESS) fill(c);
+    defaults d{{}, ROCSHMEM_TEAM_WORLD, ROCSHMEM_TEAM_SHARED};
+    if (portshmem_get_ctx(&d.ctx) == PORTSHMEM_SUCCESS) fill(d);
   }
   return true;
 }
@@ -171,13 +173,14 @@ void after_init() {
     std::fprintf(stderr, "rocshmem_init: no device handle\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  {
-    const std::lock_guard<std::mutex> lock(registry_mutex());
-    for (fill_fn f : registry()) f(c);
-    filled = true;
-  }
   ROCSHMEM_TEAM_WORLD = make_team(PORTSHMEM_TEAM_WORLD);
   ROCSHMEM_TEAM_SHARED = make_team(PORTSHMEM_TEAM_SHARED);
+  {
+    const std::lock_guard<std::mutex> lock(registry_mutex());
+    const defaults d{c, ROCSHMEM_TEAM_WORLD, ROCSHMEM_TEAM_SHARED};
+    for (fill_fn f : registry()) f(d);
+    filled = true;
+  }
   if (hipMalloc(&device_ctx, sizeof c) != hipSuccess ||
       hipMemcpy(device_ctx, &c, sizeof c, hipMemcpyHostToDevice) != hipSuccess) {
     std::fprintf(stderr, "rocshmem_init: no device memory for the default context\n");

@@ -1,9 +1,9 @@
 // The hand-written rocSHMEM names beyond the table test (test_rocshmem_names.cpp): the barrier and sync family in
-// every group form (thread, _wave, _wg; plain, ctx_, team), pe_quiet, threadfence_system, wg_team_create_ctx, and the
-// host calls calloc, align, ROCSHMEM_TEAM_SHARED, team_split_2d, team_get_config, team_sync, barrier(team),
-// ctx_create/destroy, get_device_ctx, dump_stats/reset_stats, info_get_name, vendor_get_version_info. Each case calls
-// the name and checks its effect on the host. Built as a HIP program by portshmem_add_hip_executable. Exit status: 0
-// when every check passed on this PE.
+// every group form (thread, _wave, _wg; plain, ctx_, team), pe_quiet, threadfence_system, wg_team_create_ctx,
+// ROCSHMEM_TEAM_WORLD/_SHARED in device code, and the host calls calloc, align, ROCSHMEM_TEAM_SHARED, team_split_2d,
+// team_get_config, team_sync, barrier(team), ctx_create/destroy, get_device_ctx, dump_stats/reset_stats, info_get_name,
+// vendor_get_version_info. Each case calls the name and checks its effect on the host. Built as a HIP program by
+// portshmem_add_hip_executable. Exit status: 0 when every check passed on this PE.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -290,6 +290,38 @@ void contexts() {
         "rocshmem_get_device_ctx");
 }
 
+/// ROCSHMEM_TEAM_WORLD and ROCSHMEM_TEAM_SHARED named in device code (no team passed to the kernel): the team
+/// queries, then a p to pe's slot completed by a workgroup barrier on the world (out[4]: from's value, read after it)
+/// and a workgroup sync on the node's team.
+__global__ void device_teams_kernel(int* out, int* slot, int value, int pe) {
+  if (threadIdx.x == 0) {
+    out[0] = rocshmem_team_n_pes(ROCSHMEM_TEAM_WORLD);
+    out[1] = rocshmem_team_my_pe(ROCSHMEM_TEAM_WORLD);
+    out[2] = rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED);
+    out[3] = rocshmem_team_translate_pe(ROCSHMEM_TEAM_SHARED, rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED) - 1,
+                                        ROCSHMEM_TEAM_WORLD);
+    rocshmem_int_p(slot, value, pe);
+  }
+  rocshmem_ctx_barrier_wg(ROCSHMEM_CTX_DEFAULT, ROCSHMEM_TEAM_WORLD);
+  if (threadIdx.x == 0) out[4] = *slot;
+  rocshmem_ctx_sync_wg(ROCSHMEM_CTX_DEFAULT, ROCSHMEM_TEAM_SHARED);
+}
+
+void device_teams() {
+  clear();
+  int* out = reinterpret_cast<int*>(buf_a);
+  int* slot = reinterpret_cast<int*>(buf_b);
+  for (int i = 0; i < 5; ++i) out[i] = -1;
+  const int round = ++rounds;
+  rocshmem_barrier_all();
+  device_teams_kernel<<<dim3(1), dim3(kThreads), 0, 0>>>(out, slot, round * 1000 + me, peer);
+  (void)hipDeviceSynchronize();
+  check(out[0] == npes && out[1] == me && out[2] == npes && out[3] == npes - 1,
+        "ROCSHMEM_TEAM_WORLD/_SHARED in device code: team queries");
+  check(out[4] == round * 1000 + from, "ROCSHMEM_TEAM_WORLD/_SHARED in device code: ctx_barrier_wg, ctx_sync_wg");
+  rocshmem_barrier_all();
+}
+
 void teams() {
   // ROCSHMEM_TEAM_SHARED: one node here, so every PE in PE order.
   check(ROCSHMEM_TEAM_SHARED != ROCSHMEM_TEAM_INVALID && rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED) == npes &&
@@ -403,6 +435,7 @@ int main() {
   quiets_and_fences();
   contexts();
   teams();
+  device_teams();
   host_calls();
   rocshmem_free(buf_b);
   rocshmem_free(buf_a);

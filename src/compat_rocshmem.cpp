@@ -17,6 +17,7 @@
 #include "rocshmem/detail/host_ops.hpp"
 #include "rocshmem/detail/stream.hpp"
 #include "stream/kernels.hpp"
+#include "team_table.hpp"
 
 namespace rocshmem {
 
@@ -94,7 +95,8 @@ void checked(portshmem_status_t s, const char* call) {
   std::abort(); // MPI_Abort does not return
 }
 
-// A team's device handle lives in GPU memory (host memory on the host platform); rocshmem_team_t points to it.
+// A team's device handle lives in GPU memory (host memory on the host platform), at the start of its team_object;
+// rocshmem_team_t points to it.
 struct team_entry {
   portshmem_team_handle_t* handle;
   portshmem_team_t slot;
@@ -103,18 +105,22 @@ std::vector<team_entry>& teams() {
   static std::vector<team_entry> t;
   return t;
 }
+// The symmetric block of the teams' alltoallv offsets: one word per PE for each team slot (PORTSHMEM_MAX_TEAMS), a
+// team's share at its slot's, so every member finds it at the same address.
+std::uint64_t* alltoallv_offsets = nullptr;
 
 rocshmem_team_t make_team(portshmem_team_t slot) {
-  portshmem_team_handle_t h;
-  if (portshmem_team_get_handle(slot, &h) != PORTSHMEM_SUCCESS) return nullptr;
-  portshmem_team_handle_t* d = nullptr;
-  if (hipMalloc(&d, sizeof h) != hipSuccess) return nullptr;
-  if (hipMemcpy(d, &h, sizeof h, hipMemcpyHostToDevice) != hipSuccess) {
+  team_object o{};
+  if (portshmem_team_get_handle(slot, &o.handle) != PORTSHMEM_SUCCESS) return nullptr;
+  o.alltoallv_offsets = alltoallv_offsets + std::size_t(slot) * std::size_t(portshmem_n_pes());
+  team_object* d = nullptr;
+  if (hipMalloc(&d, sizeof o) != hipSuccess) return nullptr;
+  if (hipMemcpy(d, &o, sizeof o, hipMemcpyHostToDevice) != hipSuccess) {
     (void)hipFree(d);
     return nullptr;
   }
-  teams().push_back({d, slot});
-  return d;
+  teams().push_back({&d->handle, slot});
+  return &d->handle;
 }
 
 int env_int(const char* const* names) {
@@ -173,6 +179,12 @@ void after_init() {
     std::fprintf(stderr, "rocshmem_init: no device handle\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  alltoallv_offsets = static_cast<std::uint64_t*>(portshmem_calloc(
+      std::size_t(portshmem::detail::team_slot_count()) * std::size_t(portshmem_n_pes()), sizeof(std::uint64_t)));
+  if (!alltoallv_offsets) {
+    std::fprintf(stderr, "rocshmem_init: no symmetric memory for the teams' alltoallv offsets\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   ROCSHMEM_TEAM_WORLD = make_team(PORTSHMEM_TEAM_WORLD);
   ROCSHMEM_TEAM_SHARED = make_team(PORTSHMEM_TEAM_SHARED);
   {
@@ -200,6 +212,8 @@ void before_finalize() {
   ROCSHMEM_TEAM_SHARED = nullptr;
   if (device_ctx) (void)hipFree(device_ctx);
   device_ctx = nullptr;
+  (void)portshmem_free(alltoallv_offsets); // collective, as finalize
+  alltoallv_offsets = nullptr;
 }
 
 int pre_init_my_pe() {

@@ -109,6 +109,13 @@ using host::ROCSHMEM_TEAM_WORLD;
 #define ROCSHMEM_MAX_NAME_LEN 64
 
 namespace detail {
+/// What a rocshmem_team_t points to (device memory): the team's device handle, then the header's own per-team state.
+struct team_object {
+  portshmem_team_handle_t handle;
+  /// rocshmem_<T>_alltoallv_wg's exchange of source displacements: one word per member, symmetric (the team's slot's
+  /// share of a block the library allocates at init).
+  std::uint64_t* alltoallv_offsets;
+};
 /// What each translation unit holds a copy of for its device code: the default context and the predefined teams.
 struct defaults {
   rocshmem_ctx_t ctx;

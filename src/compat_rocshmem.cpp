@@ -531,6 +531,73 @@ void* rocshmem_get_device_ctx() {
   return detail::device_ctx;
 }
 
+int rocshmem_hipmodule_init(hipModule_t module, hipStream_t stream) {
+  if (!portshmem_initialized() || !module) return 1;
+#if PORTSHMEM_PLATFORM_AMD
+  // What the copies are filled from: alive after the call, until the stream has run them (every call writes the same
+  // values).
+  static detail::defaults values{};
+  if (portshmem_get_ctx(&values.ctx) != PORTSHMEM_SUCCESS) return 1;
+  values.world = ROCSHMEM_TEAM_WORLD;
+  values.shared = ROCSHMEM_TEAM_SHARED;
+  // The mangled names of rocshmem::ROCSHMEM_CTX_DEFAULT and rocshmem::device::ROCSHMEM_TEAM_WORLD/_SHARED
+  // (detail/common.hpp); tests/compat/hipmodule_symbols_check.sh checks that clang emits them so.
+  const struct {
+    const char* name;
+    void* value;
+    std::size_t bytes;
+  } copies[] = {{"_ZN8rocshmemL20ROCSHMEM_CTX_DEFAULTE", &values.ctx, sizeof values.ctx},
+                {"_ZN8rocshmem6deviceL19ROCSHMEM_TEAM_WORLDE", &values.world, sizeof values.world},
+                {"_ZN8rocshmem6deviceL20ROCSHMEM_TEAM_SHAREDE", &values.shared, sizeof values.shared}};
+  for (const auto& c : copies) {
+    hipDeviceptr_t at = nullptr;
+    std::size_t bytes = 0;
+    if (hipModuleGetGlobal(&at, &bytes, module, c.name) != hipSuccess || bytes != c.bytes) {
+      if (c.value == &values.ctx) return 1; // not a module of this header's code
+      continue;
+    }
+    if (hipMemcpyHtoDAsync(at, c.value, bytes, stream) != hipSuccess) return 1;
+  }
+  return 0;
+#else
+  (void)stream;
+  std::fprintf(stderr, "rocshmem_hipmodule_init: not available on this platform (docs/rocshmem.md)\n");
+  return 1;
+#endif
+}
+
+namespace {
+std::mutex registered_mutex;
+std::vector<std::pair<const char*, std::size_t>> registered; // rocshmem_buffer_register's ranges
+} // namespace
+
+int rocshmem_buffer_register(void* addr, std::size_t length) {
+  if (!portshmem_initialized() || !addr || length == 0) return ROCSHMEM_ERROR;
+  const char* const begin = static_cast<const char*>(addr);
+  const std::lock_guard<std::mutex> lock(registered_mutex);
+  for (const auto& [at, bytes] : registered) {
+    if (begin < at + bytes && at < begin + length) return ROCSHMEM_ERROR;
+  }
+  registered.emplace_back(begin, length);
+  return ROCSHMEM_SUCCESS;
+}
+
+int rocshmem_buffer_unregister(void* addr) {
+  const std::lock_guard<std::mutex> lock(registered_mutex);
+  for (auto it = registered.begin(); it != registered.end(); ++it) {
+    if (it->first == addr) {
+      registered.erase(it);
+      return ROCSHMEM_SUCCESS;
+    }
+  }
+  return ROCSHMEM_ERROR;
+}
+
+void rocshmem_buffer_unregister_all() {
+  const std::lock_guard<std::mutex> lock(registered_mutex);
+  registered.clear();
+}
+
 void rocshmem_dump_stats() {
   if (portshmem_initialized() && portshmem_my_pe() != 0) return;
   std::printf("rocshmem_dump_stats: portshmem keeps no per-operation statistics (nothing to dump)\n");

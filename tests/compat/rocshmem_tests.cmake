@@ -46,6 +46,10 @@ if(PORTSHMEM_PLATFORM STREQUAL "host")
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/nvcc_compile_check.sh ${PROJECT_SOURCE_DIR}
                    ${CMAKE_CURRENT_SOURCE_DIR}/compat/test_rocshmem_extras.cpp)
   set_tests_properties(compat_rocshmem_extras_nvcc_compile PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
+  # rocshmem_hipmodule_init (amd) looks a module's copies up by name: clang must emit them as module globals so.
+  add_test(NAME compat_rocshmem_hipmodule_symbols
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/hipmodule_symbols_check.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(compat_rocshmem_hipmodule_symbols PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
   add_test(NAME compat_rocshmem_implicit_handle_isa
            COMMAND ${PROJECT_SOURCE_DIR}/tests/isa/rocshmem_implicit_handle.sh ${PROJECT_SOURCE_DIR})
   set_tests_properties(compat_rocshmem_implicit_handle_isa PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)

@@ -262,6 +262,230 @@ inline void rocshmem_ctx_ptrdiff_broadcast(rocshmem_ctx_t, ptrdiff_t* dest, cons
                                      p_sync);
 }
 
+inline int rocshmem_ctx_char_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_char_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_char_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                  int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_char_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_char_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_char_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                  int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_char_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_char_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_char_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                  int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_char_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_char_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                 int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_char_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                   int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_char_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_char_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_char_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                  int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_char_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                       int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_char_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                               int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_char_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                 int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_char_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_char_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_char_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, char* dest, const char* source,
+                                                  int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_CHAR, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_schar_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                         const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_schar_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                 const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_schar_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                   const signed char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_schar_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                         const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_schar_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                 const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_schar_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                   const signed char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_schar_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                         const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_schar_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                 const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_schar_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                   const signed char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_schar_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                          const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_schar_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                  const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_schar_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                    const signed char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_schar_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                         const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_schar_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                 const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_schar_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                   const signed char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_schar_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                        const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_schar_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_schar_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                  const signed char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_schar_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                         const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_schar_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                 const signed char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_schar_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, signed char* dest,
+                                                   const signed char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SCHAR, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
 inline int rocshmem_ctx_short_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
                                          int nreduce) {
   return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_SUM, false);
@@ -323,6 +547,54 @@ inline int rocshmem_ctx_short_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_
 inline int rocshmem_ctx_short_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, short* dest,
                                                     const short* source, int nreduce, hipStream_t stream) {
   return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_short_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_short_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
+                                                 int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_short_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, short* dest,
+                                                   const short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_short_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_short_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_short_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, short* dest,
+                                                  const short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_short_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_short_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
+                                                 int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_short_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, short* dest,
+                                                   const short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_XOR,
                                         stream);
 }
 
@@ -390,6 +662,53 @@ inline int rocshmem_ctx_int_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_
                                         stream);
 }
 
+inline int rocshmem_ctx_int_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                       int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_int_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                               int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_int_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                                 int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_int_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                              int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_int_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                                int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                       int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_int_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                               int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_int_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
+                                                 int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
 inline int rocshmem_ctx_long_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
                                         int nreduce) {
   return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_SUM, false);
@@ -454,6 +773,54 @@ inline int rocshmem_ctx_long_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team
                                         stream);
 }
 
+inline int rocshmem_ctx_long_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_long_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_long_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                                  int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_long_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                       int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_long_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                               int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_long_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                                 int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_long_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_long_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                                int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_long_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
+                                                  int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
 inline int rocshmem_ctx_longlong_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
                                             const long long* source, int nreduce) {
   return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_SUM, false);
@@ -515,6 +882,1069 @@ inline int rocshmem_ctx_longlong_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_te
 inline int rocshmem_ctx_longlong_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
                                                        const long long* source, int nreduce, hipStream_t stream) {
   return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_longlong_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                            const long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_longlong_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                                    const long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_longlong_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                                      const long long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_longlong_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                           const long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_longlong_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                                   const long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_longlong_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                                     const long long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_longlong_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                            const long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_longlong_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                                    const long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_longlong_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
+                                                      const long long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uchar_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                         const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_uchar_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                 const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_uchar_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                   const unsigned char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uchar_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                         const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_uchar_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                 const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_uchar_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                   const unsigned char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uchar_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                         const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_uchar_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                 const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_uchar_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                   const unsigned char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uchar_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                          const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_uchar_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                  const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_uchar_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                    const unsigned char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uchar_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                         const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_uchar_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                 const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_uchar_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                   const unsigned char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uchar_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                        const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_uchar_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_uchar_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                  const unsigned char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uchar_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                         const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_uchar_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                 const unsigned char* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_uchar_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned char* dest,
+                                                   const unsigned char* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UCHAR, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ushort_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                          const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_ushort_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                  const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_ushort_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                    const unsigned short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ushort_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                          const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_ushort_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                  const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_ushort_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                    const unsigned short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ushort_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                          const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_ushort_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                  const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_ushort_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                    const unsigned short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ushort_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                           const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_ushort_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                   const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_ushort_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                     const unsigned short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ushort_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                          const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_ushort_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                  const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_ushort_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                    const unsigned short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ushort_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                         const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_ushort_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                 const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_ushort_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                   const unsigned short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ushort_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                          const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_ushort_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                  const unsigned short* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_ushort_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned short* dest,
+                                                    const unsigned short* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_USHORT, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                        const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_uint_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_uint_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                  const unsigned int* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                        const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_uint_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_uint_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                  const unsigned int* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                        const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_uint_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_uint_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                  const unsigned int* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                         const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_uint_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                 const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_uint_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                   const unsigned int* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                        const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_uint_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_uint_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                  const unsigned int* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                       const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_uint_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                               const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_uint_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                 const unsigned int* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                        const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_uint_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                const unsigned int* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_uint_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned int* dest,
+                                                  const unsigned int* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulong_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                         const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_ulong_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                 const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_ulong_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                   const unsigned long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulong_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                         const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_ulong_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                 const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_ulong_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                   const unsigned long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulong_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                         const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_ulong_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                 const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_ulong_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                   const unsigned long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulong_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                          const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_ulong_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                  const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_ulong_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                    const unsigned long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulong_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                         const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_ulong_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                 const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_ulong_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                   const unsigned long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulong_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                        const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_ulong_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_ulong_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                  const unsigned long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulong_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                         const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_ulong_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                 const unsigned long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_ulong_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long* dest,
+                                                   const unsigned long* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONG, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulonglong_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                             const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_ulonglong_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                     const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_ulonglong_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                       const unsigned long long* source, int nreduce,
+                                                       hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulonglong_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                             const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_ulonglong_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                     const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_ulonglong_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                       const unsigned long long* source, int nreduce,
+                                                       hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulonglong_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                             const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_ulonglong_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                     const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_ulonglong_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                       const unsigned long long* source, int nreduce,
+                                                       hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulonglong_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                              const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_ulonglong_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                      const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_ulonglong_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                        const unsigned long long* source, int nreduce,
+                                                        hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG,
+                                        PORTSHMEM_REDUCE_PROD, stream);
+}
+
+inline int rocshmem_ctx_ulonglong_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                             const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_ulonglong_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                     const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_ulonglong_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                       const unsigned long long* source, int nreduce,
+                                                       hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulonglong_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                            const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_ulonglong_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                    const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_ulonglong_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                      const unsigned long long* source, int nreduce,
+                                                      hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_ulonglong_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                             const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_ulonglong_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                     const unsigned long long* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_ulonglong_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, unsigned long long* dest,
+                                                       const unsigned long long* source, int nreduce,
+                                                       hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_ULONGLONG, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int8_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_int8_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                const int8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_int8_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                  const int8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int8_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_int8_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                const int8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_int8_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                  const int8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int8_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_int8_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                const int8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_int8_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                  const int8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int8_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_int8_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                 const int8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_int8_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                   const int8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int8_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_int8_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                const int8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_int8_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                  const int8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int8_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                       int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_int8_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                               int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_int8_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                 const int8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int8_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest, const int8_t* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_int8_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                const int8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_int8_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int8_t* dest,
+                                                  const int8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT8, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int16_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest, const int16_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_int16_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                 const int16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_int16_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                   const int16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int16_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest, const int16_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_int16_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                 const int16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_int16_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                   const int16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int16_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest, const int16_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_int16_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                 const int16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_int16_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                   const int16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int16_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest, const int16_t* source,
+                                          int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_int16_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                  const int16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_int16_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                    const int16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int16_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest, const int16_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_int16_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                 const int16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_int16_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                   const int16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int16_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest, const int16_t* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_int16_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                const int16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_int16_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                  const int16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_int16_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest, const int16_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_int16_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                 const int16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_int16_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int16_t* dest,
+                                                   const int16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT16, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint8_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest, const uint8_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_uint8_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                 const uint8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_uint8_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                   const uint8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint8_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest, const uint8_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_uint8_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                 const uint8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_uint8_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                   const uint8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint8_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest, const uint8_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_uint8_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                 const uint8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_uint8_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                   const uint8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint8_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest, const uint8_t* source,
+                                          int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_uint8_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                  const uint8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_uint8_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                    const uint8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint8_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest, const uint8_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_uint8_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                 const uint8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_uint8_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                   const uint8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint8_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest, const uint8_t* source,
+                                        int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_uint8_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                const uint8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_uint8_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                  const uint8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint8_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest, const uint8_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_uint8_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                 const uint8_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_uint8_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint8_t* dest,
+                                                   const uint8_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT8, PORTSHMEM_REDUCE_XOR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint16_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest, const uint16_t* source,
+                                          int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_uint16_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                  const uint16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_uint16_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                    const uint16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint16_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest, const uint16_t* source,
+                                          int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_uint16_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                  const uint16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_uint16_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                    const uint16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint16_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest, const uint16_t* source,
+                                          int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_uint16_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                  const uint16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_uint16_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                    const uint16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint16_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest, const uint16_t* source,
+                                           int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_uint16_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                   const uint16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_uint16_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                     const uint16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint16_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest, const uint16_t* source,
+                                          int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_AND, false);
+}
+
+inline int rocshmem_ctx_uint16_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                  const uint16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_AND, true);
+}
+
+inline int rocshmem_ctx_uint16_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                    const uint16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_AND,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint16_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest, const uint16_t* source,
+                                         int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_OR, false);
+}
+
+inline int rocshmem_ctx_uint16_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                 const uint16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_OR, true);
+}
+
+inline int rocshmem_ctx_uint16_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                   const uint16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_OR,
+                                        stream);
+}
+
+inline int rocshmem_ctx_uint16_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest, const uint16_t* source,
+                                          int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_XOR, false);
+}
+
+inline int rocshmem_ctx_uint16_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                  const uint16_t* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_XOR, true);
+}
+
+inline int rocshmem_ctx_uint16_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, uint16_t* dest,
+                                                    const uint16_t* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_UINT16, PORTSHMEM_REDUCE_XOR,
                                         stream);
 }
 
@@ -643,197 +2073,6 @@ inline int rocshmem_ctx_double_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team
 inline int rocshmem_ctx_double_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, double* dest,
                                                      const double* source, int nreduce, hipStream_t stream) {
   return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_DOUBLE, PORTSHMEM_REDUCE_PROD,
-                                        stream);
-}
-
-inline int rocshmem_ctx_short_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
-                                         int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_AND, false);
-}
-
-inline int rocshmem_ctx_short_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
-                                                 int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_AND, true);
-}
-
-inline int rocshmem_ctx_short_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, short* dest,
-                                                   const short* source, int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_AND,
-                                        stream);
-}
-
-inline int rocshmem_ctx_short_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
-                                        int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_OR, false);
-}
-
-inline int rocshmem_ctx_short_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
-                                                int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_OR, true);
-}
-
-inline int rocshmem_ctx_short_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, short* dest,
-                                                  const short* source, int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_OR,
-                                        stream);
-}
-
-inline int rocshmem_ctx_short_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
-                                         int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_XOR, false);
-}
-
-inline int rocshmem_ctx_short_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, short* dest, const short* source,
-                                                 int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_XOR, true);
-}
-
-inline int rocshmem_ctx_short_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, short* dest,
-                                                   const short* source, int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_SHORT, PORTSHMEM_REDUCE_XOR,
-                                        stream);
-}
-
-inline int rocshmem_ctx_int_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                       int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_AND, false);
-}
-
-inline int rocshmem_ctx_int_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                               int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_AND, true);
-}
-
-inline int rocshmem_ctx_int_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                                 int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_AND,
-                                        stream);
-}
-
-inline int rocshmem_ctx_int_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source, int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_OR, false);
-}
-
-inline int rocshmem_ctx_int_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                              int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_OR, true);
-}
-
-inline int rocshmem_ctx_int_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                                int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_OR,
-                                        stream);
-}
-
-inline int rocshmem_ctx_int_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                       int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_XOR, false);
-}
-
-inline int rocshmem_ctx_int_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                               int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_XOR, true);
-}
-
-inline int rocshmem_ctx_int_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, int* dest, const int* source,
-                                                 int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_INT, PORTSHMEM_REDUCE_XOR,
-                                        stream);
-}
-
-inline int rocshmem_ctx_long_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                        int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_AND, false);
-}
-
-inline int rocshmem_ctx_long_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                                int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_AND, true);
-}
-
-inline int rocshmem_ctx_long_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                                  int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_AND,
-                                        stream);
-}
-
-inline int rocshmem_ctx_long_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                       int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_OR, false);
-}
-
-inline int rocshmem_ctx_long_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                               int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_OR, true);
-}
-
-inline int rocshmem_ctx_long_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                                 int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_OR,
-                                        stream);
-}
-
-inline int rocshmem_ctx_long_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                        int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_XOR, false);
-}
-
-inline int rocshmem_ctx_long_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                                int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_XOR, true);
-}
-
-inline int rocshmem_ctx_long_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long* dest, const long* source,
-                                                  int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONG, PORTSHMEM_REDUCE_XOR,
-                                        stream);
-}
-
-inline int rocshmem_ctx_longlong_and_reduce(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                            const long long* source, int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_AND, false);
-}
-
-inline int rocshmem_ctx_longlong_and_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                                    const long long* source, int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_AND, true);
-}
-
-inline int rocshmem_ctx_longlong_and_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                                      const long long* source, int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_AND,
-                                        stream);
-}
-
-inline int rocshmem_ctx_longlong_or_reduce(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                           const long long* source, int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_OR, false);
-}
-
-inline int rocshmem_ctx_longlong_or_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                                   const long long* source, int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_OR, true);
-}
-
-inline int rocshmem_ctx_longlong_or_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                                     const long long* source, int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_OR,
-                                        stream);
-}
-
-inline int rocshmem_ctx_longlong_xor_reduce(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                            const long long* source, int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_XOR, false);
-}
-
-inline int rocshmem_ctx_longlong_xor_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                                    const long long* source, int nreduce) {
-  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_XOR, true);
-}
-
-inline int rocshmem_ctx_longlong_xor_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, long long* dest,
-                                                      const long long* source, int nreduce, hipStream_t stream) {
-  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_LONGLONG, PORTSHMEM_REDUCE_XOR,
                                         stream);
 }
 

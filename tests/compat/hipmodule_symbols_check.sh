@@ -13,11 +13,7 @@ command -v "$CLANG" >/dev/null || { echo "SKIP: no $CLANG" >&2; exit 77; }
 MPI_INCLUDE=${MPI_INCLUDE:-$(mpicxx --showme:incdirs 2>/dev/null || true)}
 WORK=$(mktemp -d /tmp/rocshmem-hipmodule.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$WORK/include/portshmem"
-sed -e 's/@PORTSHMEM_IS_HOST@/0/; s/@PORTSHMEM_IS_NVIDIA@/0/; s/@PORTSHMEM_IS_AMD@/1/' \
-  -e 's/@PORTSHMEM_ENABLE_RDMA_VALUE@/1/; s/@PROJECT_VERSION_MAJOR@/0/; s/@PROJECT_VERSION_MINOR@/0/' \
-  -e 's/@PROJECT_VERSION_PATCH@/0/; s/@PROJECT_VERSION@/0.0.0/' \
-  "$ROOT/include/portshmem/config.h.in" >"$WORK/include/portshmem/config.h"
+"$ROOT/tests/compat/write_config_h.sh" "$ROOT" amd "$WORK"
 cat >"$WORK/module.hip" <<'SRC'
 #include <rocshmem/rocshmem.hpp>
 extern "C" __global__ void module_kernel(int* out) {

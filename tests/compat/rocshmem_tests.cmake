@@ -1,8 +1,9 @@
 # rocSHMEM compatibility (include/rocshmem, docs/rocshmem.md): rocSHMEM's five example programs, unchanged, built with
 # portshmem_add_hip_executable (cmake/rocshmem.cmake) from ../shared/conformance/rocshmem-examples and run on 2 and 4
 # PEs; the table test that calls every generated typed name once (it fills and checks symmetric memory from the host);
-# a check that the generated headers are current; where nvcc is installed, an nvcc compile of one example and the
-# lowering check of the implicit handle (tests/isa/rocshmem_implicit_handle.sh).
+# a check that the generated headers are current; where nvcc is installed, an nvcc compile of one example and of the
+# hand-written names' test, and the lowering check of the implicit handle (tests/isa/rocshmem_implicit_handle.sh);
+# where clang-19 and HIP's headers are, the check of rocshmem_hipmodule_init's symbol names.
 # They write and read rocshmem_malloc memory from the host; on NVIDIA the heap is then pinned host memory
 # (PORTSHMEM_HEAP_MEMORY=auto, docs/rocshmem.md). On the GPU platforms they are built and registered only with
 # PORTSHMEM_ROCSHMEM_EXAMPLES_ON_GPU=ON (for the GPU machine; amd: their __syncthreads needs the ROCm device

@@ -15,12 +15,16 @@
 #include "portshmem/stream.h"
 #include "rocshmem/detail/host.hpp"
 #include "rocshmem/detail/host_ops.hpp"
+#include "rocshmem/detail/stream.hpp"
 #include "stream/kernels.hpp"
+#include "team_table.hpp"
 
 namespace rocshmem {
 
+namespace host {
 rocshmem_team_t ROCSHMEM_TEAM_WORLD = nullptr;
 rocshmem_team_t ROCSHMEM_TEAM_SHARED = nullptr;
+} // namespace host
 
 namespace detail {
 namespace {
@@ -85,8 +89,14 @@ void checked(portshmem_status_t s, const char* call) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
 }
+[[noreturn]] void fail(const char* call, const char* why) {
+  std::fprintf(stderr, "%s: %s\n", call, why);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort(); // MPI_Abort does not return
+}
 
-// A team's device handle lives in GPU memory (host memory on the host platform); rocshmem_team_t points to it.
+// A team's device handle lives in GPU memory (host memory on the host platform), at the start of its team_object;
+// rocshmem_team_t points to it.
 struct team_entry {
   portshmem_team_handle_t* handle;
   portshmem_team_t slot;
@@ -95,18 +105,22 @@ std::vector<team_entry>& teams() {
   static std::vector<team_entry> t;
   return t;
 }
+// The symmetric block of the teams' alltoallv offsets: one word per PE for each team slot (PORTSHMEM_MAX_TEAMS), a
+// team's share at its slot's, so every member finds it at the same address.
+std::uint64_t* alltoallv_offsets = nullptr;
 
 rocshmem_team_t make_team(portshmem_team_t slot) {
-  portshmem_team_handle_t h;
-  if (portshmem_team_get_handle(slot, &h) != PORTSHMEM_SUCCESS) return nullptr;
-  portshmem_team_handle_t* d = nullptr;
-  if (hipMalloc(&d, sizeof h) != hipSuccess) return nullptr;
-  if (hipMemcpy(d, &h, sizeof h, hipMemcpyHostToDevice) != hipSuccess) {
+  team_object o{};
+  if (portshmem_team_get_handle(slot, &o.handle) != PORTSHMEM_SUCCESS) return nullptr;
+  o.alltoallv_offsets = alltoallv_offsets + std::size_t(slot) * std::size_t(portshmem_n_pes());
+  team_object* d = nullptr;
+  if (hipMalloc(&d, sizeof o) != hipSuccess) return nullptr;
+  if (hipMemcpy(d, &o, sizeof o, hipMemcpyHostToDevice) != hipSuccess) {
     (void)hipFree(d);
     return nullptr;
   }
-  teams().push_back({d, slot});
-  return d;
+  teams().push_back({&d->handle, slot});
+  return &d->handle;
 }
 
 int env_int(const char* const* names) {
@@ -153,8 +167,8 @@ bool register_default_ctx(fill_fn fill) {
   const std::lock_guard<std::mutex> lock(registry_mutex());
   registry().push_back(fill);
   if (filled) {
-    portshmem_ctx_t c;
-    if (portshmem_get_ctx(&c) == PORTSHMEM_SUCCESS) fill(c);
+    defaults d{{}, ROCSHMEM_TEAM_WORLD, ROCSHMEM_TEAM_SHARED};
+    if (portshmem_get_ctx(&d.ctx) == PORTSHMEM_SUCCESS) fill(d);
   }
   return true;
 }
@@ -165,13 +179,20 @@ void after_init() {
     std::fprintf(stderr, "rocshmem_init: no device handle\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
-  {
-    const std::lock_guard<std::mutex> lock(registry_mutex());
-    for (fill_fn f : registry()) f(c);
-    filled = true;
+  alltoallv_offsets = static_cast<std::uint64_t*>(portshmem_calloc(
+      std::size_t(portshmem::detail::team_slot_count()) * std::size_t(portshmem_n_pes()), sizeof(std::uint64_t)));
+  if (!alltoallv_offsets) {
+    std::fprintf(stderr, "rocshmem_init: no symmetric memory for the teams' alltoallv offsets\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
   ROCSHMEM_TEAM_WORLD = make_team(PORTSHMEM_TEAM_WORLD);
   ROCSHMEM_TEAM_SHARED = make_team(PORTSHMEM_TEAM_SHARED);
+  {
+    const std::lock_guard<std::mutex> lock(registry_mutex());
+    const defaults d{c, ROCSHMEM_TEAM_WORLD, ROCSHMEM_TEAM_SHARED};
+    for (fill_fn f : registry()) f(d);
+    filled = true;
+  }
   if (hipMalloc(&device_ctx, sizeof c) != hipSuccess ||
       hipMemcpy(device_ctx, &c, sizeof c, hipMemcpyHostToDevice) != hipSuccess) {
     std::fprintf(stderr, "rocshmem_init: no device memory for the default context\n");
@@ -191,6 +212,8 @@ void before_finalize() {
   ROCSHMEM_TEAM_SHARED = nullptr;
   if (device_ctx) (void)hipFree(device_ctx);
   device_ctx = nullptr;
+  (void)portshmem_free(alltoallv_offsets); // collective, as finalize
+  alltoallv_offsets = nullptr;
 }
 
 int pre_init_my_pe() {
@@ -308,9 +331,148 @@ void load(void* dst, const void* src, std::size_t bytes) {
 #endif
 }
 
+void broadcast(portshmem_team_handle_t* team, void* dest, const void* src, int nelems, std::size_t elem, int root) {
+  constexpr const char* call = "rocshmem_ctx_<T>_broadcast (host)";
+  const portshmem_team_t slot = team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID) return;
+  if (nelems < 0) fail(call, "nelems is negative");
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  checked(portshmem_broadcastmem_on_stream(slot, dest, src, std::size_t(nelems) * elem, root, host_stream), call);
+  wait_stream(call);
+}
+
+void broadcast_active_set(void* dest, const void* src, int nelems, std::size_t elem, int root, int start,
+                          int log_stride, int size, long* p_sync) {
+  constexpr const char* call = "rocshmem_ctx_<T>_broadcast (host, active set)";
+  if (nelems < 0 || size < 1 || root < 0 || root >= size || start < 0 || log_stride < 0 || log_stride > 30 || !p_sync) {
+    fail(call, "an argument is out of range (nelems, pe_root, pe_start, log_pe_stride, pe_size or p_sync)");
+  }
+  const long stride = 1L << log_stride;
+  if (start + (size - 1) * stride >= portshmem_n_pes()) fail(call, "the active set reaches past the last PE");
+  const int me = portshmem_my_pe();
+  const long offset = me - start;
+  if (offset < 0 || offset % stride != 0 || offset / stride >= size) return; // not in the active set
+  const int root_pe = int(start + root * stride);
+  const std::size_t bytes = std::size_t(nelems) * elem;
+  // Three words of p_sync, each ROCSHMEM_SYNC_VALUE (0) between calls: arrived (on each other member: the root's
+  // data is here), acks (on the root: how many members have it), released (on each other member: all have it). The
+  // release makes the call a synchronization of the set, so the next call on the same p_sync, whoever its root,
+  // writes no word or dest before every member has finished this one.
+  long* const arrived = p_sync;
+  long* const acks = p_sync + 1;
+  long* const released = p_sync + 2;
+  const auto others = [&](auto f) {
+    for (int k = 0; k < size; ++k) {
+      if (const int pe = int(start + k * stride); pe != me) f(pe);
+    }
+  };
+  if (me == root_pe) {
+    if (bytes != 0) others([&](int pe) { putmem(dest, src, bytes, pe, true); });
+    quiet(); // the data is delivered before any member sees its arrival
+    others([&](int pe) { atomic(arrived, amo_add, 1L, 0L, pe); });
+    wait_until(acks, ROCSHMEM_CMP_EQ, long(size - 1));
+    p(acks, 0L, me);
+    others([&](int pe) { atomic(released, amo_add, 1L, 0L, pe); });
+  } else {
+    wait_until(arrived, ROCSHMEM_CMP_EQ, 1L);
+    p(arrived, 0L, me);
+    atomic(acks, amo_add, 1L, 0L, root_pe);
+    wait_until(released, ROCSHMEM_CMP_EQ, 1L);
+    p(released, 0L, me);
+  }
+}
+
+int reduce(portshmem_team_handle_t* team, void* dest, const void* src, int nreduce, portshmem_datatype_t type,
+           portshmem_reduce_op_t op, bool scatter) {
+  const portshmem_team_t slot = team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID || nreduce < 0) return 1;
+  const std::lock_guard<std::mutex> lock(host_ops_mutex);
+  host_ops_setup();
+  const std::size_t n = std::size_t(nreduce);
+  const portshmem_status_t s = scatter ? portshmem_reduce_scatter_on_stream(slot, dest, src, n, type, op, host_stream)
+                                       : portshmem_reduce_on_stream(slot, dest, src, n, type, op, host_stream);
+  if (s != PORTSHMEM_SUCCESS) return 1; // portshmem logged why
+  wait_stream(scatter ? "rocshmem_ctx_<T>_<op>_reduce_scatter (host)" : "rocshmem_ctx_<T>_<op>_reduce (host)");
+  return 0;
+}
+
+int reduce_on_stream(portshmem_team_handle_t* team, void* dest, const void* src, int nreduce, portshmem_datatype_t type,
+                     portshmem_reduce_op_t op, hipStream_t stream) {
+  const portshmem_team_t slot = team_slot(team);
+  if (slot == PORTSHMEM_TEAM_INVALID || nreduce < 0) return 1;
+  return portshmem_reduce_on_stream(slot, dest, src, std::size_t(nreduce), type, op, stream) == PORTSHMEM_SUCCESS ? 0
+                                                                                                                  : 1;
+}
+
 } // namespace host
 
 } // namespace detail
+
+// ---- the *_on_stream calls (detail/stream.hpp) ----
+
+void rocshmem_putmem_on_stream(void* dest, const void* source, std::size_t nelems, int pe, hipStream_t stream) {
+  detail::checked(portshmem_putmem_on_stream(dest, source, nelems, pe, stream), "rocshmem_putmem_on_stream");
+}
+
+void rocshmem_getmem_on_stream(void* dest, const void* source, std::size_t nelems, int pe, hipStream_t stream) {
+  detail::checked(portshmem_getmem_on_stream(dest, source, nelems, pe, stream), "rocshmem_getmem_on_stream");
+}
+
+void rocshmem_putmem_signal_on_stream(void* dest, const void* source, std::size_t nelems, uint64_t* sig_addr,
+                                      uint64_t signal, int sig_op, int pe, hipStream_t stream) {
+  detail::checked(portshmem_putmem_signal_on_stream(dest, source, nelems, sig_addr, signal, sig_op, pe, stream),
+                  "rocshmem_putmem_signal_on_stream");
+}
+
+void rocshmem_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t cmp_value, hipStream_t stream) {
+  detail::checked(portshmem_signal_wait_until_on_stream(sig_addr, cmp, cmp_value, stream),
+                  "rocshmem_signal_wait_until_on_stream");
+}
+
+void rocshmem_quiet_on_stream(hipStream_t stream) {
+  detail::checked(portshmem_quiet_on_stream(stream), "rocshmem_quiet_on_stream");
+}
+
+void rocshmem_barrier_all_on_stream(hipStream_t stream) {
+  detail::checked(portshmem_barrier_all_on_stream(stream), "rocshmem_barrier_all_on_stream");
+}
+
+void rocshmem_barrier_on_stream(rocshmem_team_t team, hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_team_barrier_on_stream(slot, stream), "rocshmem_barrier_on_stream");
+  }
+}
+
+void rocshmem_sync_all_on_stream(hipStream_t stream) {
+  detail::checked(portshmem_team_sync_on_stream(PORTSHMEM_TEAM_WORLD, stream), "rocshmem_sync_all_on_stream");
+}
+
+void rocshmem_team_sync_on_stream(rocshmem_team_t team, hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_team_sync_on_stream(slot, stream), "rocshmem_team_sync_on_stream");
+  }
+}
+
+void rocshmem_alltoallmem_on_stream(rocshmem_team_t team, void* dest, const void* source, std::size_t size,
+                                    hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_alltoallmem_on_stream(slot, dest, source, size, stream),
+                    "rocshmem_alltoallmem_on_stream");
+  }
+}
+
+void rocshmem_broadcastmem_on_stream(rocshmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                                     int pe_root, hipStream_t stream) {
+  const portshmem_team_t slot = detail::team_slot(team);
+  if (slot != PORTSHMEM_TEAM_INVALID) {
+    detail::checked(portshmem_broadcastmem_on_stream(slot, dest, source, nelems, pe_root, stream),
+                    "rocshmem_broadcastmem_on_stream");
+  }
+}
 
 void rocshmem_init(MPI_Comm comm) {
   // rocSHMEM programs fill and check the heap from the host: ask for a heap host code can touch (docs/rocshmem.md).
@@ -367,6 +529,73 @@ void rocshmem_ctx_destroy(rocshmem_ctx_t /*ctx*/) {}
 
 void* rocshmem_get_device_ctx() {
   return detail::device_ctx;
+}
+
+int rocshmem_hipmodule_init(hipModule_t module, hipStream_t stream) {
+  if (!portshmem_initialized() || !module) return 1;
+#if PORTSHMEM_PLATFORM_AMD
+  // What the copies are filled from: alive after the call, until the stream has run them (every call writes the same
+  // values).
+  static detail::defaults values{};
+  if (portshmem_get_ctx(&values.ctx) != PORTSHMEM_SUCCESS) return 1;
+  values.world = ROCSHMEM_TEAM_WORLD;
+  values.shared = ROCSHMEM_TEAM_SHARED;
+  // The mangled names of rocshmem::ROCSHMEM_CTX_DEFAULT and rocshmem::device::ROCSHMEM_TEAM_WORLD/_SHARED
+  // (detail/common.hpp); tests/compat/hipmodule_symbols_check.sh checks that clang emits them so.
+  const struct {
+    const char* name;
+    void* value;
+    std::size_t bytes;
+  } copies[] = {{"_ZN8rocshmemL20ROCSHMEM_CTX_DEFAULTE", &values.ctx, sizeof values.ctx},
+                {"_ZN8rocshmem6deviceL19ROCSHMEM_TEAM_WORLDE", &values.world, sizeof values.world},
+                {"_ZN8rocshmem6deviceL20ROCSHMEM_TEAM_SHAREDE", &values.shared, sizeof values.shared}};
+  for (const auto& c : copies) {
+    hipDeviceptr_t at = nullptr;
+    std::size_t bytes = 0;
+    if (hipModuleGetGlobal(&at, &bytes, module, c.name) != hipSuccess || bytes != c.bytes) {
+      if (c.value == &values.ctx) return 1; // not a module of this header's code
+      continue;
+    }
+    if (hipMemcpyHtoDAsync(at, c.value, bytes, stream) != hipSuccess) return 1;
+  }
+  return 0;
+#else
+  (void)stream;
+  std::fprintf(stderr, "rocshmem_hipmodule_init: not available on this platform (docs/rocshmem.md)\n");
+  return 1;
+#endif
+}
+
+namespace {
+std::mutex registered_mutex;
+std::vector<std::pair<const char*, std::size_t>> registered; // rocshmem_buffer_register's ranges
+} // namespace
+
+int rocshmem_buffer_register(void* addr, std::size_t length) {
+  if (!portshmem_initialized() || !addr || length == 0) return ROCSHMEM_ERROR;
+  const char* const begin = static_cast<const char*>(addr);
+  const std::lock_guard<std::mutex> lock(registered_mutex);
+  for (const auto& [at, bytes] : registered) {
+    if (begin < at + bytes && at < begin + length) return ROCSHMEM_ERROR;
+  }
+  registered.emplace_back(begin, length);
+  return ROCSHMEM_SUCCESS;
+}
+
+int rocshmem_buffer_unregister(void* addr) {
+  const std::lock_guard<std::mutex> lock(registered_mutex);
+  for (auto it = registered.begin(); it != registered.end(); ++it) {
+    if (it->first == addr) {
+      registered.erase(it);
+      return ROCSHMEM_SUCCESS;
+    }
+  }
+  return ROCSHMEM_ERROR;
+}
+
+void rocshmem_buffer_unregister_all() {
+  const std::lock_guard<std::mutex> lock(registered_mutex);
+  registered.clear();
 }
 
 void rocshmem_dump_stats() {

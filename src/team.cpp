@@ -15,6 +15,11 @@
 
 namespace portshmem::detail {
 
+int team_slot_count() {
+  const runtime* rt = current();
+  return rt ? rt->cfg.max_teams : 0;
+}
+
 std::size_t team_area_bytes(int n_pes, int max_teams, std::size_t scratch_bytes) {
   return std::size_t(max_teams) * team_slot_bytes(n_pes, scratch_bytes);
 }

@@ -31,6 +31,9 @@ struct team_table {
 /// Bytes the reserved team area takes at the end of every heap, for the job's configuration.
 std::size_t team_area_bytes(int n_pes, int max_teams, std::size_t scratch_bytes);
 
+/// The live runtime's number of team slots (PORTSHMEM_MAX_TEAMS; every portshmem_team_t is below it), 0 when none.
+int team_slot_count();
+
 /// Collective (init): lays out the team area and creates the world and shared teams.
 portshmem_status_t create_initial_teams(runtime& rt);
 

@@ -28,6 +28,7 @@ using hipStream_t = cudaStream_t;
 using hipEvent_t = cudaEvent_t;
 using hipIpcMemHandle_t = cudaIpcMemHandle_t;
 using hipDeviceProp_t = cudaDeviceProp;
+using hipModule_t = struct CUmod_st*; // CUmodule (the driver API's), for rocSHMEM's rocshmem_hipmodule_init
 #define hipSuccess cudaSuccess
 #define hipErrorNotReady cudaErrorNotReady
 #define hipGetErrorString cudaGetErrorString
@@ -101,6 +102,7 @@ struct dim3 {
   constexpr dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 using hipStream_t = struct portshmem_host_stream*; // the host platform runs everything synchronously
+using hipModule_t = struct portshmem_host_module*; // no code objects are loaded on the host platform: never one
 struct portshmem_host_event {
   std::chrono::steady_clock::time_point at;
 };

@@ -5,9 +5,11 @@
 // code is needed.
 #pragma once
 
-#include "rocshmem/detail/common.hpp" // types, ROCSHMEM_* constants, the implicit device handle
-#include "rocshmem/detail/host.hpp"   // init, finalize, malloc, barriers, teams
-#include "rocshmem/detail/both.hpp"   // my_pe, n_pes, ptr, fence, quiet, team queries: host and device
+#include "rocshmem/detail/common.hpp"    // types, ROCSHMEM_* constants, the implicit device handle
+#include "rocshmem/detail/host.hpp"      // init, finalize, malloc, barriers, teams
+#include "rocshmem/detail/both.hpp"      // my_pe, n_pes, ptr, fence, quiet, team queries: host and device
+#include "rocshmem/detail/stream.hpp"    // the *_on_stream calls
+#include "rocshmem/detail/host_coll.hpp" // host broadcast, reduce, reduce-scatter, reduce_on_stream (generated)
 
 #if PORTSHMEM_HAS_DEVICE_API
 #include "rocshmem/detail/device.hpp" // wg_init, contexts, device barriers

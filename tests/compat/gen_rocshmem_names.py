@@ -33,6 +33,19 @@ REDUCE_ARITH = [("short", "short"), ("int", "int"), ("long", "long"), ("longlong
                 ("double", "double")]
 REDUCE_BITWISE = [("short", "short"), ("int", "int"), ("long", "long"), ("longlong", "long long")]
 
+# The host and on-stream reductions: rocSHMEM (3.x) declares them for every integer type of its collective list and
+# for float and double (and half, bfloat16: not mapped, docs/rocshmem.md), wider than its _reduce_wg list.
+HOST_REDUCE_INT = [("char", "char"), ("schar", "signed char"), ("short", "short"), ("int", "int"), ("long", "long"),
+                   ("longlong", "long long"), ("uchar", "unsigned char"), ("ushort", "unsigned short"),
+                   ("uint", "unsigned int"), ("ulong", "unsigned long"), ("ulonglong", "unsigned long long"),
+                   ("int8", "int8_t"), ("int16", "int16_t"), ("uint8", "uint8_t"), ("uint16", "uint16_t")]
+HOST_REDUCE_FLOAT = [("float", "float"), ("double", "double")]
+# portshmem_datatype_t of each (portshmem/stream.h).
+DATATYPE = {"char": "CHAR", "signed char": "SCHAR", "short": "SHORT", "int": "INT", "long": "LONG",
+            "long long": "LONGLONG", "unsigned char": "UCHAR", "unsigned short": "USHORT", "unsigned int": "UINT",
+            "unsigned long": "ULONG", "unsigned long long": "ULONGLONG", "int8_t": "INT8", "int16_t": "INT16",
+            "uint8_t": "UINT8", "uint16_t": "UINT16", "float": "FLOAT", "double": "DOUBLE"}
+
 GROUPS = [("", ""), ("_wave", "_wave"), ("_wg", "_block")]  # rocSHMEM suffix, portshmem suffix
 CTX = "detail::default_ctx()"
 
@@ -276,6 +289,11 @@ def wait(cases):
                   "arrays: integer types, float and double.", "\n".join(o))
 
 
+# rocSHMEM's alltoallv types (its collective types but half and bfloat16).
+ALLTOALLV = RMA_STD + [("int8", "int8_t"), ("int16", "int16_t"), ("uint8", "uint8_t"), ("uint16", "uint16_t")]
+ALLTOALLV_CASES = []  # tests/compat/alltoallv_cases.inc: (number, type, name), all called from one kernel
+
+
 def coll(cases):
     o = []
     for tn, t in COLL:
@@ -309,8 +327,56 @@ def coll(cases):
                               "rocshmem_team_t team, %s* dest, const %s* source, int nreduce" % (t, t),
                               "return portshmem::%s_reduce_scatter_block(@C, *team, dest, source, size_t(nreduce)), 0" %
                               op, cases, "CASE_REDUCE_SCATTER(%s, op_%s, @N, @X)" % (t.replace(" ", "_"), op)))
-    return header("Team collectives, workgroup forms: broadcast, alltoall, fcollect, reductions and reduce-scatter "
-                  "(return 0).", "\n".join(o))
+    for tn, t in ALLTOALLV:
+        # No ctx_ form (rocSHMEM declares none).
+        o.append(fn("void", "rocshmem_%s_alltoallv_wg" % tn,
+                    "rocshmem_team_t team, %s* dest, const size_t dest_nelems[], const size_t dest_displs[], %s* source, "
+                    "const size_t source_nelems[], const size_t source_displs[]" % (t, t),
+                    "(void)source_nelems; // the counts are the receivers' (dest_nelems), as the senders' must match\n"
+                    "  detail::alltoallv_block(%s, team, dest, dest_nelems, dest_displs, source, source_displs)" % CTX))
+        ALLTOALLV_CASES.append("CASE_ALLTOALLV(%d, %s, rocshmem_%s_alltoallv_wg)" % (len(ALLTOALLV_CASES),
+                                                                                    t.replace(" ", "_"), tn))
+    return header("Team collectives, workgroup forms: broadcast, alltoall, alltoallv, fcollect, reductions and "
+                  "reduce-scatter (return 0).", "\n".join(o))
+
+
+def host_coll():
+    """rocSHMEM's host collectives (host-only names, rocshmem_ctx_ spelling only, as rocSHMEM declares them): broadcast
+    on a team and on an active set, reduce and reduce-scatter, and the reductions on a stream. Each forwards to the
+    library (detail/host_ops.hpp): the blocking forms run the on-stream call on the library's stream and wait for it."""
+    o = []
+    for tn, t in RMA:
+        c = t.replace(" ", "_")
+        o.append("inline void rocshmem_ctx_%s_broadcast(rocshmem_ctx_t, rocshmem_team_t team, %s* dest, const %s* source, "
+                 "int nelems, int pe_root) {\n  detail::host::broadcast(team, dest, source, nelems, sizeof(%s), pe_root);"
+                 "\n}\n" % (tn, t, t, t))
+        HOST_CASES.append("HOST_BROADCAST(%s, rocshmem_ctx_%s_broadcast)" % (c, tn))
+        o.append("inline void rocshmem_ctx_%s_broadcast(rocshmem_ctx_t, %s* dest, const %s* source, int nelems, "
+                 "int pe_root, int pe_start, int log_pe_stride, int pe_size, long* p_sync) {\n"
+                 "  detail::host::broadcast_active_set(dest, source, nelems, sizeof(%s), pe_root, pe_start, "
+                 "log_pe_stride, pe_size, p_sync);\n}\n" % (tn, t, t, t))
+        HOST_CASES.append("HOST_BROADCAST_ACTIVE_SET(%s, rocshmem_ctx_%s_broadcast)" % (c, tn))
+    for ops, types in ((("sum", "min", "max", "prod", "and", "or", "xor"), HOST_REDUCE_INT),
+                       (("sum", "min", "max", "prod"), HOST_REDUCE_FLOAT)):
+        for tn, t in types:
+            c = t.replace(" ", "_")
+            for op in ops:
+                args = "dest, source, nreduce, PORTSHMEM_DATATYPE_%s, PORTSHMEM_REDUCE_%s" % (DATATYPE[t], op.upper())
+                params = "rocshmem_ctx_t, rocshmem_team_t team, %s* dest, const %s* source, int nreduce" % (t, t)
+                o.append("inline int rocshmem_ctx_%s_%s_reduce(%s) {\n  return detail::host::reduce(team, %s, false);"
+                         "\n}\n" % (tn, op, params, args))
+                HOST_CASES.append("HOST_REDUCE(%s, op_%s, rocshmem_ctx_%s_%s_reduce)" % (c, op, tn, op))
+                o.append("inline int rocshmem_ctx_%s_%s_reduce_scatter(%s) {\n  return detail::host::reduce(team, %s, "
+                         "true);\n}\n" % (tn, op, params, args))
+                HOST_CASES.append("HOST_REDUCE_SCATTER(%s, op_%s, rocshmem_ctx_%s_%s_reduce_scatter)" % (c, op, tn, op))
+                o.append("inline int rocshmem_ctx_%s_%s_reduce_on_stream(%s, hipStream_t stream) {\n"
+                         "  return detail::host::reduce_on_stream(team, %s, stream);\n}\n" % (tn, op, params, args))
+                HOST_CASES.append("HOST_REDUCE_ON_STREAM(%s, op_%s, rocshmem_ctx_%s_%s_reduce_on_stream)" %
+                                  (c, op, tn, op))
+    return ("// GENERATED by tests/compat/gen_rocshmem_names.py: do not edit. Host collectives: broadcast (team and "
+            "active set), reduce, reduce-scatter, reductions on a stream.\n#pragma once\n\n"
+            "#include \"rocshmem/detail/common.hpp\"\n#include \"rocshmem/detail/host_ops.hpp\"\n\n"
+            "namespace rocshmem {\n\n" + "\n".join(o) + "\n} // namespace rocshmem\n")
 
 
 def main():
@@ -322,10 +388,14 @@ def main():
         "include/rocshmem/detail/signal.hpp": signal(cases),
         "include/rocshmem/detail/wait.hpp": wait(cases),
         "include/rocshmem/detail/coll.hpp": coll(cases),
+        "include/rocshmem/detail/host_coll.hpp": host_coll(),
     }
     files["tests/compat/host_cases.inc"] = ("// GENERATED by tests/compat/gen_rocshmem_names.py: do not edit. One case "
                                             "per name with a host form, called from host code.\n" +
                                             "\n".join(HOST_CASES) + "\n")
+    files["tests/compat/alltoallv_cases.inc"] = ("// GENERATED by tests/compat/gen_rocshmem_names.py: do not edit. The "
+                                                 "alltoallv names: number, element type, name.\n" +
+                                                 "\n".join(ALLTOALLV_CASES) + "\n")
     files["tests/compat/names_cases.inc"] = ("// GENERATED by tests/compat/gen_rocshmem_names.py: do not edit. One case "
                                              "per mapped typed name.\n" + "\n".join(cases) + "\n")
     fmt = shutil.which("clang-format")

@@ -11,16 +11,7 @@ command -v "$NVCC" >/dev/null || { echo "SKIP: no nvcc" >&2; exit 77; }
 MPI_INCLUDE=${MPI_INCLUDE:-$(mpicxx --showme:incdirs 2>/dev/null || true)}
 WORK=$(mktemp -d /tmp/rocshmem-nvcc.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$WORK/include/portshmem"
-sed -e 's/@PORTSHMEM_IS_HOST@/0/; s/@PORTSHMEM_IS_NVIDIA@/1/; s/@PORTSHMEM_IS_AMD@/0/' \
-  -e 's/@PORTSHMEM_ENABLE_RDMA_VALUE@/1/; s/@PROJECT_VERSION_MAJOR@/0/; s/@PROJECT_VERSION_MINOR@/0/' \
-  -e 's/@PROJECT_VERSION_PATCH@/0/; s/@PROJECT_VERSION@/0.0.0/' \
-  "$ROOT/include/portshmem/config.h.in" >"$WORK/include/portshmem/config.h"
-if grep -q '@' "$WORK/include/portshmem/config.h"; then
-  echo "nvcc_compile_check: config.h.in has a variable this script does not set:" >&2
-  grep '@' "$WORK/include/portshmem/config.h" >&2
-  exit 1
-fi
+"$ROOT/tests/compat/write_config_h.sh" "$ROOT" nvidia "$WORK"
 inc=()
 for d in $MPI_INCLUDE; do inc+=(-I"$d"); done
 "$NVCC" -arch=sm_90 -x cu -std=c++17 -O2 -I"$WORK/include" -I"$ROOT/include" -I"$ROOT/include/rocshmem/hip_shim" \

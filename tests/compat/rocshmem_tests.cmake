@@ -1,8 +1,9 @@
 # rocSHMEM compatibility (include/rocshmem, docs/rocshmem.md): rocSHMEM's five example programs, unchanged, built with
 # portshmem_add_hip_executable (cmake/rocshmem.cmake) from ../shared/conformance/rocshmem-examples and run on 2 and 4
 # PEs; the table test that calls every generated typed name once (it fills and checks symmetric memory from the host);
-# a check that the generated headers are current; where nvcc is installed, an nvcc compile of one example and the
-# lowering check of the implicit handle (tests/isa/rocshmem_implicit_handle.sh).
+# a check that the generated headers are current; where nvcc is installed, an nvcc compile of one example and of the
+# hand-written names' test, and the lowering check of the implicit handle (tests/isa/rocshmem_implicit_handle.sh);
+# where clang-19 and HIP's headers are, the check of rocshmem_hipmodule_init's symbol names.
 # They write and read rocshmem_malloc memory from the host; on NVIDIA the heap is then pinned host memory
 # (PORTSHMEM_HEAP_MEMORY=auto, docs/rocshmem.md). On the GPU platforms they are built and registered only with
 # PORTSHMEM_ROCSHMEM_EXAMPLES_ON_GPU=ON (for the GPU machine; amd: their __syncthreads needs the ROCm device
@@ -40,6 +41,16 @@ if(PORTSHMEM_PLATFORM STREQUAL "host" AND EXISTS ${PORTSHMEM_ROCSHMEM_EXAMPLES}/
   set_tests_properties(compat_rocshmem_nvcc_compile PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
 endif()
 if(PORTSHMEM_PLATFORM STREQUAL "host")
+  # The hand-written names' test compiles for sm_90 too: its device code names ROCSHMEM_TEAM_WORLD/_SHARED, which nvcc
+  # refuses if they are host variables (the host platform's kernels read those).
+  add_test(NAME compat_rocshmem_extras_nvcc_compile
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/nvcc_compile_check.sh ${PROJECT_SOURCE_DIR}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/compat/test_rocshmem_extras.cpp)
+  set_tests_properties(compat_rocshmem_extras_nvcc_compile PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
+  # rocshmem_hipmodule_init (amd) looks a module's copies up by name: clang must emit them as module globals so.
+  add_test(NAME compat_rocshmem_hipmodule_symbols
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/hipmodule_symbols_check.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(compat_rocshmem_hipmodule_symbols PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
   add_test(NAME compat_rocshmem_implicit_handle_isa
            COMMAND ${PROJECT_SOURCE_DIR}/tests/isa/rocshmem_implicit_handle.sh ${PROJECT_SOURCE_DIR})
   set_tests_properties(compat_rocshmem_implicit_handle_isa PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)

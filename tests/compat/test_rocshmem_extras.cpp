@@ -1,9 +1,10 @@
 // The hand-written rocSHMEM names beyond the table test (test_rocshmem_names.cpp): the barrier and sync family in
-// every group form (thread, _wave, _wg; plain, ctx_, team), pe_quiet, threadfence_system, wg_team_create_ctx, and the
-// host calls calloc, align, ROCSHMEM_TEAM_SHARED, team_split_2d, team_get_config, team_sync, barrier(team),
-// ctx_create/destroy, get_device_ctx, dump_stats/reset_stats, info_get_name, vendor_get_version_info. Each case calls
-// the name and checks its effect on the host. Built as a HIP program by portshmem_add_hip_executable. Exit status: 0
-// when every check passed on this PE.
+// every group form (thread, _wave, _wg; plain, ctx_, team), pe_quiet, threadfence_system, wg_team_create_ctx,
+// ROCSHMEM_TEAM_WORLD/_SHARED in device code, and the host calls calloc, align, ROCSHMEM_TEAM_SHARED, team_split_2d,
+// team_get_config, team_sync, barrier(team), ctx_create/destroy, get_device_ctx, buffer_register/_unregister[_all],
+// hipmodule_init, dump_stats/reset_stats, info_get_name, vendor_get_version_info. Each case calls the name and checks
+// its effect on the host. Built as a HIP program by portshmem_add_hip_executable. Exit status: 0 when every check
+// passed on this PE.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -290,6 +291,38 @@ void contexts() {
         "rocshmem_get_device_ctx");
 }
 
+/// ROCSHMEM_TEAM_WORLD and ROCSHMEM_TEAM_SHARED named in device code (no team passed to the kernel): the team
+/// queries, then a p to pe's slot completed by a workgroup barrier on the world (out[4]: from's value, read after it)
+/// and a workgroup sync on the node's team.
+__global__ void device_teams_kernel(int* out, int* slot, int value, int pe) {
+  if (threadIdx.x == 0) {
+    out[0] = rocshmem_team_n_pes(ROCSHMEM_TEAM_WORLD);
+    out[1] = rocshmem_team_my_pe(ROCSHMEM_TEAM_WORLD);
+    out[2] = rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED);
+    out[3] = rocshmem_team_translate_pe(ROCSHMEM_TEAM_SHARED, rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED) - 1,
+                                        ROCSHMEM_TEAM_WORLD);
+    rocshmem_int_p(slot, value, pe);
+  }
+  rocshmem_ctx_barrier_wg(ROCSHMEM_CTX_DEFAULT, ROCSHMEM_TEAM_WORLD);
+  if (threadIdx.x == 0) out[4] = *slot;
+  rocshmem_ctx_sync_wg(ROCSHMEM_CTX_DEFAULT, ROCSHMEM_TEAM_SHARED);
+}
+
+void device_teams() {
+  clear();
+  int* out = reinterpret_cast<int*>(buf_a);
+  int* slot = reinterpret_cast<int*>(buf_b);
+  for (int i = 0; i < 5; ++i) out[i] = -1;
+  const int round = ++rounds;
+  rocshmem_barrier_all();
+  device_teams_kernel<<<dim3(1), dim3(kThreads), 0, 0>>>(out, slot, round * 1000 + me, peer);
+  (void)hipDeviceSynchronize();
+  check(out[0] == npes && out[1] == me && out[2] == npes && out[3] == npes - 1,
+        "ROCSHMEM_TEAM_WORLD/_SHARED in device code: team queries");
+  check(out[4] == round * 1000 + from, "ROCSHMEM_TEAM_WORLD/_SHARED in device code: ctx_barrier_wg, ctx_sync_wg");
+  rocshmem_barrier_all();
+}
+
 void teams() {
   // ROCSHMEM_TEAM_SHARED: one node here, so every PE in PE order.
   check(ROCSHMEM_TEAM_SHARED != ROCSHMEM_TEAM_INVALID && rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED) == npes &&
@@ -356,6 +389,54 @@ std::string captured(F f) {
   return out;
 }
 
+/// One put of value to pe's word from local (a registered buffer outside the heap) and one get back into it.
+__global__ void registered_kernel(int* word, int* local, int value, int pe) {
+  local[0] = value;
+  rocshmem_int_put(word, local, 1, pe);
+  rocshmem_quiet();
+  rocshmem_int_get(local + 1, word, 1, pe);
+}
+
+/// rocshmem_buffer_register/_unregister/_unregister_all: the registry's answers, and a registered buffer outside the
+/// symmetric heap as the local buffer of device and host RMA; rocshmem_hipmodule_init on a platform without modules.
+void registered_buffers() {
+  int* local = nullptr;
+  int* other = nullptr;
+  if (hipMalloc(&local, 4096) != hipSuccess || hipMalloc(&other, 64) != hipSuccess) rocshmem_global_exit(1);
+  check(rocshmem_buffer_register(local, 4096) == ROCSHMEM_SUCCESS, "rocshmem_buffer_register");
+  check(rocshmem_buffer_register(local + 512, 8) != ROCSHMEM_SUCCESS && rocshmem_buffer_register(nullptr, 8) != 0 &&
+            rocshmem_buffer_register(other, 0) != ROCSHMEM_SUCCESS,
+        "rocshmem_buffer_register refuses an overlap, a null address, a zero length");
+  clear();
+  int* word = reinterpret_cast<int*>(buf_b);
+  const int round = ++rounds;
+  rocshmem_barrier_all();
+  registered_kernel<<<dim3(1), dim3(1), 0, 0>>>(word, local, round * 1000 + me, peer);
+  (void)hipDeviceSynchronize();
+  rocshmem_barrier_all();
+  check(*word == round * 1000 + from && local[1] == round * 1000 + me, "registered buffer: device put and get");
+  local[2] = round * 1000 + 500 + me;
+  rocshmem_putmem(word + 1, local + 2, sizeof(int), peer);
+  rocshmem_getmem(local + 3, word + 1, sizeof(int), peer);
+  rocshmem_barrier_all();
+  check(word[1] == round * 1000 + 500 + from && local[3] == round * 1000 + 500 + me,
+        "registered buffer: host putmem and getmem");
+  check(rocshmem_buffer_unregister(local) == ROCSHMEM_SUCCESS && rocshmem_buffer_unregister(local) != ROCSHMEM_SUCCESS,
+        "rocshmem_buffer_unregister (once)");
+  check(rocshmem_buffer_register(local, 64) == ROCSHMEM_SUCCESS && rocshmem_buffer_register(other, 64) == 0,
+        "rocshmem_buffer_register after unregister");
+  rocshmem_buffer_unregister_all();
+  check(rocshmem_buffer_unregister(local) != ROCSHMEM_SUCCESS && rocshmem_buffer_unregister(other) != 0 &&
+            rocshmem_buffer_register(local, 4096) == ROCSHMEM_SUCCESS && rocshmem_buffer_unregister(local) == 0,
+        "rocshmem_buffer_unregister_all");
+  (void)hipFree(other);
+  (void)hipFree(local);
+  // The host platform loads no code objects (amd only: tests/compat/hipmodule_symbols_check.sh).
+  hipStream_t stream = nullptr;
+  check(rocshmem_hipmodule_init(nullptr, stream) != 0 && rocshmem_hipmodule_init(nullptr) != 0,
+        "rocshmem_hipmodule_init (no module)");
+}
+
 void host_calls() {
   // calloc: zeroed memory even where an earlier allocation left bytes behind.
   char* junk = static_cast<char*>(rocshmem_malloc(kBytes));
@@ -403,6 +484,8 @@ int main() {
   quiets_and_fences();
   contexts();
   teams();
+  device_teams();
+  registered_buffers();
   host_calls();
   rocshmem_free(buf_b);
   rocshmem_free(buf_a);

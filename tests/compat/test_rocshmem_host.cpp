@@ -15,13 +15,7 @@ using namespace rocshmem;
 
 namespace {
 
-using signed_char = signed char;
-using unsigned_char = unsigned char;
-using unsigned_short = unsigned short;
-using unsigned_int = unsigned int;
-using unsigned_long = unsigned long;
-using long_long = long long;
-using unsigned_long_long = unsigned long long;
+#include "compat_cases.hpp"
 
 constexpr std::size_t kN = 37;
 constexpr std::size_t kBytes = 8192;
@@ -30,6 +24,8 @@ int me, npes, peer, from;
 char* buf_a; // symmetric scratch
 char* buf_b;
 rocshmem_ctx_t ctx; // the ctx_ forms' context (rocshmem_ctx_create)
+long* p_sync;       // the active-set broadcasts' (ROCSHMEM_BCAST_SYNC_SIZE, zeroed)
+hipStream_t stream; // the on-stream calls'
 int failures = 0, cases = 0;
 
 void check(bool ok, const char* name) {
@@ -38,21 +34,6 @@ void check(bool ok, const char* name) {
     ++failures;
     std::printf("PE %d: %s FAILED\n", me, name);
   }
-}
-template <class T>
-T val(int pe, std::size_t i) {
-  return T((pe * 7 + int(i) * 3 + 1) % 100);
-}
-template <class T>
-void fill(T* p, std::size_t n, int pe) {
-  for (std::size_t i = 0; i < n; ++i) p[i] = val<T>(pe, i);
-}
-template <class T>
-bool holds(const T* p, std::size_t n, int pe) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] != val<T>(pe, i)) return false;
-  }
-  return true;
 }
 /// Clears both buffers, then every PE has (so nothing written next can be cleared by a slower PE).
 void clear() {
@@ -177,6 +158,50 @@ bool is_nbi(const char* nbi) {
             (SET(1, 4), SET(3, 6)), done = long(NAME(v, 4, idx, nullptr, ROCSHMEM_CMP_EQ, w + 8)),                     \
             done >= 1 && done <= 2 && (idx[0] == 1 || idx[0] == 3))
 
+// Host collectives on ROCSHMEM_TEAM_WORLD (a split team and a strided active set: team_collectives below). Each PE
+// fills its buf_a; dest is buf_b. broadcast: root 1 % npes's buf_a reaches every PE's buf_b, the root's included.
+#define HOST_BROADCAST(T, NAME)                                                                                        \
+  {                                                                                                                    \
+    T* s = reinterpret_cast<T*>(buf_a);                                                                                \
+    T* d = reinterpret_cast<T*>(buf_b);                                                                                \
+    fill(s, kN, me + 20);                                                                                              \
+    clear_keep_a();                                                                                                    \
+    const int root = 1 % npes;                                                                                         \
+    NAME(ctx, ROCSHMEM_TEAM_WORLD, d, s, int(kN), root);                                                               \
+    check(holds(d, kN, root + 20), #NAME " (team)");                                                                   \
+    rocshmem_barrier_all();                                                                                            \
+  }
+// The active set PEs 1, 2, ... (every PE but 0; both when there are two), its last member the root: every other
+// member receives the root's buf_a; the root's dest and non-members' stay clear (OpenSHMEM 1.4); p_sync ends clear.
+#define HOST_BROADCAST_ACTIVE_SET(T, NAME)                                                                             \
+  {                                                                                                                    \
+    T* s = reinterpret_cast<T*>(buf_a);                                                                                \
+    T* d = reinterpret_cast<T*>(buf_b);                                                                                \
+    fill(s, kN, me + 40);                                                                                              \
+    clear_keep_a();                                                                                                    \
+    const int start = npes > 2 ? 1 : 0, size = npes - start, root_pe = npes - 1;                                       \
+    NAME(ctx, d, s, int(kN), size - 1, start, 0, size, p_sync);                                                        \
+    const bool receives = me >= start && me != root_pe;                                                                \
+    check((receives ? holds(d, kN, root_pe + 40) : zeros(d, kN)) && zeros(p_sync, 3), #NAME " (active set)");          \
+    rocshmem_barrier_all();                                                                                            \
+  }
+// Reductions (scatter false), reduce-scatters (true) and reductions on a stream on reduce_input (compat_cases.hpp):
+// the name returns 0 and dest holds the reduction (reduce-scatter: of block me).
+#define HOST_REDUCTIONS(T, OP, NAME, SCATTER, ...)                                                                     \
+  {                                                                                                                    \
+    T* s = reinterpret_cast<T*>(buf_a);                                                                                \
+    T* d = reinterpret_cast<T*>(buf_b);                                                                                \
+    reduce_input(s, kN, me, npes, SCATTER);                                                                            \
+    clear_keep_a();                                                                                                    \
+    const int rc = NAME(ctx, ROCSHMEM_TEAM_WORLD, d, s, int(kN) __VA_ARGS__);                                          \
+    (void)hipStreamSynchronize(stream);                                                                                \
+    check(rc == 0 && reduced(#OP, d, kN, me, npes, SCATTER), #NAME);                                                   \
+    rocshmem_barrier_all();                                                                                            \
+  }
+#define HOST_REDUCE(T, OP, NAME) HOST_REDUCTIONS(T, OP, NAME, false, )
+#define HOST_REDUCE_SCATTER(T, OP, NAME) HOST_REDUCTIONS(T, OP, NAME, true, )
+#define HOST_REDUCE_ON_STREAM(T, OP, NAME) HOST_REDUCTIONS(T, OP, NAME, false, , stream)
+
 /// clear() for the cases whose source was filled first (buf_a, buf_b kept).
 void clear_keep_a() {
   std::memset(buf_b, 0, kBytes);
@@ -260,6 +285,157 @@ void float_waits() {
   rocshmem_barrier_all();
 }
 
+/// Every int of p[0, n) is base + i.
+bool ints_from(const int* p, int n, int base) {
+  for (int i = 0; i < n; ++i) {
+    if (p[i] != base + i) return false;
+  }
+  return true;
+}
+
+/// The *_on_stream calls on this test's stream, each followed by a stream synchronization and a check of its effect.
+void on_stream_calls() {
+  int* src = reinterpret_cast<int*>(buf_a);
+  int* dst = reinterpret_cast<int*>(buf_b);
+  uint64_t* sig = reinterpret_cast<uint64_t*>(buf_b + 4096);
+  const auto put_then = [&](const char* name, auto complete) {
+    clear();
+    for (int i = 0; i < 8; ++i) src[i] = 100 * me + i;
+    rocshmem_putmem_on_stream(dst, src, 8 * sizeof(int), peer, stream);
+    complete();
+    (void)hipStreamSynchronize(stream);
+    check(ints_from(dst, 8, 100 * from), name);
+    rocshmem_barrier_all();
+  };
+  // A put is delivered by a quiet or barrier on its stream; a sync completes nothing, so a quiet precedes it.
+  put_then("rocshmem_putmem_on_stream + rocshmem_quiet_on_stream + rocshmem_barrier_all_on_stream", [] {
+    rocshmem_quiet_on_stream(stream);
+    rocshmem_barrier_all_on_stream(stream);
+  });
+  put_then("rocshmem_barrier_on_stream (world)", [] { rocshmem_barrier_on_stream(ROCSHMEM_TEAM_WORLD, stream); });
+  put_then("rocshmem_team_sync_on_stream (world)", [] {
+    rocshmem_quiet_on_stream(stream);
+    rocshmem_team_sync_on_stream(ROCSHMEM_TEAM_WORLD, stream);
+  });
+  put_then("rocshmem_sync_all_on_stream", [] {
+    rocshmem_quiet_on_stream(stream);
+    rocshmem_sync_all_on_stream(stream);
+  });
+
+  clear();
+  for (int i = 0; i < 8; ++i) src[i] = 100 * me + i;
+  rocshmem_barrier_all();
+  rocshmem_getmem_on_stream(dst, src, 8 * sizeof(int), peer, stream);
+  (void)hipStreamSynchronize(stream);
+  check(ints_from(dst, 8, 100 * peer), "rocshmem_getmem_on_stream");
+  rocshmem_barrier_all();
+
+  // put-with-signal: the signal (an add of 5 to peer's sig) arrives after the data; the wait holds the stream until it.
+  clear();
+  *sig = 1;
+  for (int i = 0; i < 8; ++i) src[i] = 100 * me + i;
+  rocshmem_barrier_all();
+  rocshmem_putmem_signal_on_stream(dst, src, 8 * sizeof(int), sig, 5, ROCSHMEM_SIGNAL_ADD, peer, stream);
+  rocshmem_signal_wait_until_on_stream(sig, ROCSHMEM_CMP_EQ, 6, stream);
+  (void)hipStreamSynchronize(stream);
+  check(*sig == 6 && ints_from(dst, 8, 100 * from),
+        "rocshmem_putmem_signal_on_stream + rocshmem_signal_wait_until_on_stream");
+  rocshmem_barrier_all();
+
+  // alltoall: member i's src block j (8 ints from 1000 i + 10 j) lands in member j's dest block i.
+  clear();
+  for (int j = 0; j < npes; ++j) {
+    for (int i = 0; i < 8; ++i) src[8 * j + i] = 1000 * me + 10 * j + i;
+  }
+  rocshmem_barrier_all();
+  rocshmem_alltoallmem_on_stream(ROCSHMEM_TEAM_WORLD, dst, src, 8 * sizeof(int), stream);
+  (void)hipStreamSynchronize(stream);
+  bool ok = true;
+  for (int i = 0; i < npes; ++i) ok = ok && ints_from(dst + 8 * i, 8, 1000 * i + 10 * me);
+  check(ok, "rocshmem_alltoallmem_on_stream");
+  rocshmem_barrier_all();
+
+  clear();
+  for (int i = 0; i < 8; ++i) src[i] = 100 * me + i;
+  rocshmem_barrier_all();
+  const int root = npes - 1;
+  rocshmem_broadcastmem_on_stream(ROCSHMEM_TEAM_WORLD, dst, src, 8 * sizeof(int), root, stream);
+  (void)hipStreamSynchronize(stream);
+  check(ints_from(dst, 8, 100 * root), "rocshmem_broadcastmem_on_stream (the root's dest too)");
+  rocshmem_barrier_all();
+
+  // ROCSHMEM_TEAM_INVALID: nothing is enqueued (a PE outside a split may pass what the split gave it).
+  clear();
+  rocshmem_barrier_on_stream(ROCSHMEM_TEAM_INVALID, stream);
+  rocshmem_team_sync_on_stream(ROCSHMEM_TEAM_INVALID, stream);
+  rocshmem_alltoallmem_on_stream(ROCSHMEM_TEAM_INVALID, dst, src, 8, stream);
+  rocshmem_broadcastmem_on_stream(ROCSHMEM_TEAM_INVALID, dst, src, 8, 0, stream);
+  (void)hipStreamSynchronize(stream);
+  check(zeros(dst, 8), "rocshmem_*_on_stream with ROCSHMEM_TEAM_INVALID: nothing");
+  rocshmem_barrier_all();
+}
+
+/// Host collectives on a team that numbers PEs differently from the world (the even PEs: member k is PE 2k), and the
+/// active-set broadcast with a stride, twice on one p_sync with different roots and no barrier between.
+void team_collectives() {
+  rocshmem_team_t evens = ROCSHMEM_TEAM_INVALID;
+  check(rocshmem_team_split_strided(ROCSHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &evens) == 0,
+        "rocshmem_team_split_strided (even PEs)");
+  clear();
+  int* s = reinterpret_cast<int*>(buf_a);
+  int* d = reinterpret_cast<int*>(buf_b);
+  for (int i = 0; i < 8; ++i) s[i] = 1000 * me + i;
+  for (int j = 0; j < npes; ++j) {
+    for (int i = 0; i < 8; ++i) s[64 + 8 * j + i] = 1000 * me + 10 * j + i;
+  }
+  rocshmem_barrier_all();
+  if (evens != ROCSHMEM_TEAM_INVALID) {
+    const int n = rocshmem_team_n_pes(evens), t = rocshmem_team_my_pe(evens);
+    rocshmem_ctx_int_broadcast(ctx, evens, d, s, 8, n - 1);
+    check(ints_from(d, 8, 1000 * 2 * (n - 1)),
+          "rocshmem_ctx_int_broadcast (host), even PEs: the root is team-relative");
+    const int rc = rocshmem_ctx_int_sum_reduce(ctx, evens, d + 64, s, 8);
+    const int rs = rocshmem_ctx_int_sum_reduce_on_stream(ctx, evens, d + 128, s, 8, stream);
+    (void)hipStreamSynchronize(stream);
+    const int rx = rocshmem_ctx_int_sum_reduce_scatter(ctx, evens, d + 192, s + 64, 8);
+    int sum = 0; // of 1000 * (world PE) over the members
+    for (int k = 0; k < n; ++k) sum += 1000 * 2 * k;
+    bool ok = true;
+    for (int i = 0; i < 8; ++i) {
+      ok = ok && d[64 + i] == sum + n * i && d[128 + i] == sum + n * i && d[192 + i] == sum + n * (10 * t + i);
+    }
+    check(rc == 0 && rs == 0 && rx == 0 && ok,
+          "rocshmem_ctx_int_sum_reduce/_reduce_on_stream/_reduce_scatter (host), even PEs");
+  } else {
+    rocshmem_ctx_int_broadcast(ctx, ROCSHMEM_TEAM_INVALID, d, s, 8, 0);
+    check(rocshmem_ctx_int_sum_reduce(ctx, ROCSHMEM_TEAM_INVALID, d, s, 8) != 0 &&
+              rocshmem_ctx_int_sum_reduce_scatter(ctx, ROCSHMEM_TEAM_INVALID, d, s, 8) != 0 &&
+              rocshmem_ctx_int_sum_reduce_on_stream(ctx, ROCSHMEM_TEAM_INVALID, d, s, 8, stream) != 0 && zeros(d, 8),
+          "host collectives on ROCSHMEM_TEAM_INVALID: nothing, the reductions return nonzero");
+  }
+  rocshmem_barrier_all();
+  rocshmem_team_destroy(evens);
+
+  // The active set PEs 0, 2, ... (log_pe_stride 1): first its last member is the root, then its first.
+  clear();
+  long* ls = reinterpret_cast<long*>(buf_a);
+  long* ld = reinterpret_cast<long*>(buf_b);
+  for (int i = 0; i < 8; ++i) ls[i] = 1000 * me + i;
+  rocshmem_barrier_all();
+  const int size = (npes + 1) / 2;
+  if (me % 2 == 0) {
+    rocshmem_ctx_long_broadcast(ctx, ld, ls, 8, size - 1, 0, 1, size, p_sync);
+    rocshmem_ctx_long_broadcast(ctx, ld + 8, ls, 8, 0, 0, 1, size, p_sync);
+    bool ok = zeros(p_sync, 3);
+    for (int i = 0; i < 8; ++i) {
+      ok = ok && ld[i] == (me == 2 * (size - 1) ? 0 : 1000 * 2 * (size - 1) + i);
+      ok = ok && ld[8 + i] == (me == 0 ? 0 : i);
+    }
+    check(ok, "rocshmem_ctx_long_broadcast (host, active set with a stride, twice on one p_sync)");
+  }
+  rocshmem_barrier_all();
+}
+
 } // namespace
 
 int main() {
@@ -270,14 +446,21 @@ int main() {
   from = (me + npes - 1) % npes;
   buf_a = static_cast<char*>(rocshmem_malloc(kBytes));
   buf_b = static_cast<char*>(rocshmem_malloc(kBytes));
-  if (!buf_a || !buf_b || rocshmem_ctx_create(0, &ctx) != 0) rocshmem_global_exit(1);
+  p_sync = static_cast<long*>(rocshmem_calloc(ROCSHMEM_BCAST_SYNC_SIZE, sizeof(long)));
+  if (!buf_a || !buf_b || !p_sync || rocshmem_ctx_create(0, &ctx) != 0 || hipStreamCreate(&stream) != hipSuccess) {
+    rocshmem_global_exit(1);
+  }
   host_names();
   ordered("rocshmem_quiet (host) completes a host put_nbi", [] { rocshmem_quiet(); });
   ordered("rocshmem_ctx_quiet (host)", [] { rocshmem_ctx_quiet(ctx); });
   ordered("rocshmem_fence (host) orders a host put_nbi before a later AMO", [] { rocshmem_fence(); });
   ordered("rocshmem_ctx_fence (host)", [] { rocshmem_ctx_fence(ctx); });
   float_waits();
+  on_stream_calls();
+  team_collectives();
+  (void)hipStreamDestroy(stream);
   rocshmem_ctx_destroy(ctx);
+  rocshmem_free(p_sync);
   rocshmem_free(buf_b);
   rocshmem_free(buf_a);
   std::printf("PE %d: %d of %d checks passed\n", me, cases - failures, cases);

@@ -16,13 +16,7 @@ using namespace rocshmem;
 
 namespace {
 
-using signed_char = signed char;
-using unsigned_char = unsigned char;
-using unsigned_short = unsigned short;
-using unsigned_int = unsigned int;
-using unsigned_long = unsigned long;
-using long_long = long long;
-using unsigned_long_long = unsigned long long;
+#include "compat_cases.hpp"
 
 constexpr unsigned kThreads = 24; // three waves on the host platform, the last one full
 constexpr std::size_t kN = 37;
@@ -42,21 +36,6 @@ void check(bool ok, const char* name) {
   }
 }
 
-template <class T>
-T val(int pe, std::size_t i) {
-  return T((pe * 7 + int(i) * 3 + 1) % 100);
-}
-template <class T>
-void fill(T* p, std::size_t n, int pe) {
-  for (std::size_t i = 0; i < n; ++i) p[i] = val<T>(pe, i);
-}
-template <class T>
-bool holds(const T* p, std::size_t n, int pe) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (p[i] != val<T>(pe, i)) return false;
-  }
-  return true;
-}
 void clear() {
   std::memset(buf_a, 0, kBytes);
   std::memset(buf_b, 0, kBytes);
@@ -76,25 +55,6 @@ void run(F f) {
   rocshmem_barrier_all(); // every PE's buffers are filled before anyone writes into them
   hipLaunchKernelGGL((run_kernel<G, F>), dim3(1), dim3(kThreads), 0, 0, f);
   rocshmem_barrier_all();
-}
-
-// The reductions' expected values: PE p contributes small(p, i).
-template <class T>
-T small(int pe, std::size_t i) {
-  return T((pe + int(i)) % 5 + 1);
-}
-template <class T>
-T combine(const char* op, T a, T b) {
-  if (!std::strcmp(op, "op_sum")) return T(a + b);
-  if (!std::strcmp(op, "op_prod")) return T(a * b);
-  if (!std::strcmp(op, "op_min")) return a < b ? a : b;
-  if (!std::strcmp(op, "op_max")) return a > b ? a : b;
-  if constexpr (std::is_integral_v<T>) {
-    if (!std::strcmp(op, "op_and")) return T(a & b);
-    if (!std::strcmp(op, "op_or")) return T(a | b);
-    if (!std::strcmp(op, "op_xor")) return T(a ^ b);
-  }
-  return T(-1);
 }
 
 #define TARGET_put peer
@@ -356,12 +316,14 @@ T combine(const char* op, T a, T b) {
     for (int i = 0; i < npes; ++i) ok = ok && holds(d + i * kN, kN, i + 30);                                           \
     check(ok, #NAME);                                                                                                  \
   }
-#define CASE_REDUCE(T, OP, NAME, ...)                                                                                  \
+// Reductions (scatter false) and reduce-scatters (true) on ROCSHMEM_TEAM_WORLD by the block, on reduce_input
+// (compat_cases.hpp); the name returns 0 and dest holds the reduction (reduce-scatter: of block me).
+#define CASE_REDUCTIONS(T, OP, NAME, SCATTER, ...)                                                                     \
   {                                                                                                                    \
     clear();                                                                                                           \
     T* s = reinterpret_cast<T*>(buf_a);                                                                                \
     T* d = reinterpret_cast<T*>(buf_b);                                                                                \
-    for (std::size_t i = 0; i < kN; ++i) s[i] = small<T>(me, i);                                                       \
+    reduce_input(s, kN, me, npes, SCATTER);                                                                            \
     rocshmem_team_t team = ROCSHMEM_TEAM_WORLD;                                                                        \
     int* rc = reinterpret_cast<int*>(buf_a + 4096);                                                                    \
     *rc = -1;                                                                                                          \
@@ -371,41 +333,10 @@ T combine(const char* op, T a, T b) {
       const int r = NAME(__VA_ARGS__ team, d, s, int(kN));                                                             \
       if (threadIdx.x == 0) *rc = r;                                                                                   \
     });                                                                                                                \
-    bool ok = *rc == 0;                                                                                                \
-    for (std::size_t i = 0; i < kN; ++i) {                                                                             \
-      T want = small<T>(0, i);                                                                                         \
-      for (int p = 1; p < npes; ++p) want = combine(#OP, want, small<T>(p, i));                                        \
-      ok = ok && d[i] == want;                                                                                         \
-    }                                                                                                                  \
-    check(ok, #NAME);                                                                                                  \
+    check(*rc == 0 && reduced(#OP, d, kN, me, npes, SCATTER), #NAME);                                                  \
   }
-
-// Reduce-scatter: PE p contributes small(p * npes + j, i) to block j; this PE's dest holds the reduction of block me.
-#define CASE_REDUCE_SCATTER(T, OP, NAME, ...)                                                                          \
-  {                                                                                                                    \
-    clear();                                                                                                           \
-    T* s = reinterpret_cast<T*>(buf_a);                                                                                \
-    T* d = reinterpret_cast<T*>(buf_b);                                                                                \
-    for (int j = 0; j < npes; ++j) {                                                                                   \
-      for (std::size_t i = 0; i < kN; ++i) s[j * kN + i] = small<T>(me * npes + j, i);                                 \
-    }                                                                                                                  \
-    rocshmem_team_t team = ROCSHMEM_TEAM_WORLD;                                                                        \
-    int* rc = reinterpret_cast<int*>(buf_a + 4096);                                                                    \
-    *rc = -1;                                                                                                          \
-    run<G_wg>([=] {                                                                                                    \
-      const rocshmem_ctx_t ctx = ROCSHMEM_CTX_DEFAULT;                                                                 \
-      (void)ctx;                                                                                                       \
-      const int r = NAME(__VA_ARGS__ team, d, s, int(kN));                                                             \
-      if (threadIdx.x == 0) *rc = r;                                                                                   \
-    });                                                                                                                \
-    bool ok = *rc == 0;                                                                                                \
-    for (std::size_t i = 0; i < kN; ++i) {                                                                             \
-      T want = small<T>(me, i);                                                                                        \
-      for (int p = 1; p < npes; ++p) want = combine(#OP, want, small<T>(p * npes + me, i));                            \
-      ok = ok && d[i] == want;                                                                                         \
-    }                                                                                                                  \
-    check(ok, #NAME);                                                                                                  \
-  }
+#define CASE_REDUCE(T, OP, NAME, ...) CASE_REDUCTIONS(T, OP, NAME, false, __VA_ARGS__)
+#define CASE_REDUCE_SCATTER(T, OP, NAME, ...) CASE_REDUCTIONS(T, OP, NAME, true, __VA_ARGS__)
 
 void typed_names(){
 #include "names_cases.inc"
@@ -501,6 +432,77 @@ void float_waits() {
   check(ok_d, "rocshmem_double_test/wait_until/wait_until_any: floating comparison (-0.0, NaN, sign)");
 }
 
+// alltoallv: every name from one kernel, a switch on the case's number (one kernel for the family, not one per
+// name). Team member i sends count(i, j) elements to member j from source + source_displs[j]; member j places them at
+// dest + dest_displs[i]. A gap precedes every block (it must stay clear) and the blocks differ in size.
+constexpr int kMaxPes = 8;
+struct alltoallv_args {
+  size_t dest_nelems[kMaxPes], dest_displs[kMaxPes], source_nelems[kMaxPes], source_displs[kMaxPes];
+};
+#define CASE_ALLTOALLV(K, T, NAME)                                                                                     \
+  case K:                                                                                                              \
+    NAME(team, static_cast<T*>(dest), a->dest_nelems, a->dest_displs, static_cast<T*>(source), a->source_nelems,       \
+         a->source_displs);                                                                                            \
+    break;
+__global__ void alltoallv_kernel(int which, rocshmem_team_t team, void* dest, void* source, const alltoallv_args* a) {
+  switch (which) {
+#include "alltoallv_cases.inc"
+  default:
+    break;
+  }
+}
+#undef CASE_ALLTOALLV
+
+int alltoallv_count(int from, int to) {
+  return (from + 2 * to) % 3 + 1;
+}
+template <class T>
+T alltoallv_val(int from, int to, int e) {
+  return T((from * 31 + to * 7 + e) % 100 + 1);
+}
+/// Case which on team (this PE member t of n), checked here.
+template <class T>
+void alltoallv_case(int which, const char* name, rocshmem_team_t team, int t, int n) {
+  clear();
+  T* source = reinterpret_cast<T*>(buf_a);
+  T* dest = reinterpret_cast<T*>(buf_b);
+  auto* a = reinterpret_cast<alltoallv_args*>(buf_a + 4096);
+  T want[512] = {};
+  std::size_t s_end = 0, d_end = 0;
+  for (int j = 0; j < n; ++j) {
+    a->source_displs[j] = ++s_end;
+    a->source_nelems[j] = std::size_t(alltoallv_count(t, j));
+    for (int e = 0; e < alltoallv_count(t, j); ++e) source[s_end++] = alltoallv_val<T>(t, j, e);
+    d_end += 2;
+    a->dest_displs[j] = d_end;
+    a->dest_nelems[j] = std::size_t(alltoallv_count(j, t));
+    for (int e = 0; e < alltoallv_count(j, t); ++e) want[d_end++] = alltoallv_val<T>(j, t, e);
+  }
+  rocshmem_team_sync(team); // every member's buffers are ready
+  hipLaunchKernelGGL(alltoallv_kernel, dim3(1), dim3(kThreads), 0, 0, which, team, static_cast<void*>(dest),
+                     static_cast<void*>(source), static_cast<const alltoallv_args*>(a));
+  (void)hipDeviceSynchronize();
+  bool ok = true;
+  for (std::size_t i = 0; i < d_end + 4; ++i) ok = ok && dest[i] == want[i];
+  check(ok, name);
+}
+#define CASE_ALLTOALLV(K, T, NAME) alltoallv_case<T>(K, #NAME, ROCSHMEM_TEAM_WORLD, me, npes);
+/// Every alltoallv name on the world, then one on the team of PEs 1, 2, ... (member j is PE j + 1).
+void alltoallv_names() {
+  if (npes > kMaxPes) return;
+#include "alltoallv_cases.inc"
+  rocshmem_barrier_all();
+  rocshmem_team_t rest = ROCSHMEM_TEAM_INVALID;
+  check(rocshmem_team_split_strided(ROCSHMEM_TEAM_WORLD, 1, 1, npes - 1, nullptr, 0, &rest) == 0,
+        "rocshmem_team_split_strided (PEs 1..)");
+  if (rest != ROCSHMEM_TEAM_INVALID) {
+    alltoallv_case<int>(5, "rocshmem_int_alltoallv_wg (team of PEs 1..)", rest, me - 1, npes - 1);
+  }
+  rocshmem_barrier_all();
+  rocshmem_team_destroy(rest);
+}
+#undef CASE_ALLTOALLV
+
 void hand_written_names() {
   clear();
   int* out = reinterpret_cast<int*>(buf_b);
@@ -553,6 +555,7 @@ int main() {
   hand_written_names();
   float_waits();
   typed_names();
+  alltoallv_names();
   rocshmem_free(sig);
   rocshmem_free(buf_b);
   rocshmem_free(buf_a);

@@ -79,21 +79,55 @@ typedef portshmem_ctx_t rocshmem_ctx_t;
 /// the host API and, passed to a kernel by value, by the device API. rocSHMEM's is an opaque pointer too.
 typedef portshmem_team_handle_t* rocshmem_team_t;
 const rocshmem_team_t ROCSHMEM_TEAM_INVALID = nullptr;
+
+// ROCSHMEM_TEAM_WORLD and ROCSHMEM_TEAM_SHARED name the predefined teams in host and device code alike, as in rocSHMEM:
+// host code reads the library's variables (host::), GPU device code this translation unit's constant-memory copies
+// (device::, filled by rocshmem_init with ROCSHMEM_CTX_DEFAULT); the name picks one by compilation pass. On the host
+// platform kernels run on CPU threads and read the host variables.
+namespace host {
 /// Every PE; set by rocshmem_init (nullptr before).
 extern rocshmem_team_t ROCSHMEM_TEAM_WORLD;
 /// The PEs of this PE's node (whose heaps it reaches by load/store), in PE order; set by rocshmem_init (nullptr
 /// before).
 extern rocshmem_team_t ROCSHMEM_TEAM_SHARED;
+} // namespace host
+#if PORTSHMEM_HAS_DEVICE_API && PORTSHMEM_GPU_COMPILER
+namespace device {
+static __constant__ rocshmem_team_t ROCSHMEM_TEAM_WORLD;
+static __constant__ rocshmem_team_t ROCSHMEM_TEAM_SHARED;
+} // namespace device
+#endif
+#if PORTSHMEM_GPU_DEVICE_PASS
+using device::ROCSHMEM_TEAM_SHARED;
+using device::ROCSHMEM_TEAM_WORLD;
+#else
+using host::ROCSHMEM_TEAM_SHARED;
+using host::ROCSHMEM_TEAM_WORLD;
+#endif
 
 /// The size of the buffer rocshmem_info_get_name writes, its terminating zero included.
 #define ROCSHMEM_MAX_NAME_LEN 64
 
 namespace detail {
-using fill_fn = void (*)(const rocshmem_ctx_t&);
-/// Records fill, the function that writes one translation unit's ROCSHMEM_CTX_DEFAULT; calls it at once when the
-/// library is already initialized (a translation unit loaded later). Returns true.
+/// What a rocshmem_team_t points to (device memory): the team's device handle, then the header's own per-team state.
+struct team_object {
+  portshmem_team_handle_t handle;
+  /// rocshmem_<T>_alltoallv_wg's exchange of source displacements: one word per member, symmetric (the team's slot's
+  /// share of a block the library allocates at init).
+  std::uint64_t* alltoallv_offsets;
+};
+/// What each translation unit holds a copy of for its device code: the default context and the predefined teams.
+struct defaults {
+  rocshmem_ctx_t ctx;
+  rocshmem_team_t world, shared;
+};
+using fill_fn = void (*)(const defaults&);
+/// Records fill, the function that writes one translation unit's ROCSHMEM_CTX_DEFAULT (and on GPUs its device
+/// ROCSHMEM_TEAM_WORLD/SHARED); calls it at once when the library is already initialized (a translation unit loaded
+/// later). Returns true.
 bool register_default_ctx(fill_fn fill);
-/// rocshmem_init's work after portshmem's init: fills every registered copy and makes ROCSHMEM_TEAM_WORLD.
+/// rocshmem_init's work after portshmem's init: makes ROCSHMEM_TEAM_WORLD and _SHARED, then fills every registered
+/// copy.
 void after_init();
 /// rocshmem_finalize's work before portshmem's: frees the team handles.
 void before_finalize();
@@ -145,13 +179,17 @@ PORTSHMEM_DEVICE rocshmem_ctx_t default_ctx() {
   return ROCSHMEM_CTX_DEFAULT;
 }
 namespace {
-inline void fill_default_ctx(const rocshmem_ctx_t& c) {
+inline void fill_default_ctx(const defaults& d) {
 #if PORTSHMEM_PLATFORM_NVIDIA
-  cudaMemcpyToSymbol(ROCSHMEM_CTX_DEFAULT, &c, sizeof c);
+  cudaMemcpyToSymbol(ROCSHMEM_CTX_DEFAULT, &d.ctx, sizeof d.ctx);
+  cudaMemcpyToSymbol(device::ROCSHMEM_TEAM_WORLD, &d.world, sizeof d.world);
+  cudaMemcpyToSymbol(device::ROCSHMEM_TEAM_SHARED, &d.shared, sizeof d.shared);
 #elif PORTSHMEM_PLATFORM_AMD
-  (void)hipMemcpyToSymbol(HIP_SYMBOL(ROCSHMEM_CTX_DEFAULT), &c, sizeof c);
+  (void)hipMemcpyToSymbol(HIP_SYMBOL(ROCSHMEM_CTX_DEFAULT), &d.ctx, sizeof d.ctx);
+  (void)hipMemcpyToSymbol(HIP_SYMBOL(device::ROCSHMEM_TEAM_WORLD), &d.world, sizeof d.world);
+  (void)hipMemcpyToSymbol(HIP_SYMBOL(device::ROCSHMEM_TEAM_SHARED), &d.shared, sizeof d.shared);
 #else
-  ROCSHMEM_CTX_DEFAULT = c;
+  ROCSHMEM_CTX_DEFAULT = d.ctx; // the host platform's kernels read the host team variables
 #endif
 }
 [[maybe_unused]] const bool default_ctx_registered = register_default_ctx(&fill_default_ctx);

@@ -70,6 +70,28 @@ PORTSHMEM_DEVICE int rocshmem_wg_team_create_ctx(rocshmem_team_t team, long /*op
   return world_numbering ? 0 : 1;
 }
 
+namespace detail {
+/// rocshmem_<T>_alltoallv_wg, by every thread of the block: this PE receives dest_nelems[j] elements from member j,
+/// read at member j's source + its source_displs[me] and written at dest + dest_displs[j]. Member j's displacement
+/// for this PE is local to member j, so an alltoall of one word per pair first moves every member's source_displs into
+/// the team's symmetric offsets (portshmem::alltoall_block: on return, offsets[j] is member j's source_displs[me]);
+/// then the block gets each member's elements (portshmem::get_block, which returns when they have arrived); then a
+/// team sync: every member has read this PE's source and offsets before any member returns (source may be reused,
+/// and the next call's alltoall may write offsets).
+template <class T>
+PORTSHMEM_DEVICE void alltoallv_block(const rocshmem_ctx_t& c, rocshmem_team_t team, T* dest, const size_t* dest_nelems,
+                                      const size_t* dest_displs, const T* source, const size_t* source_displs) {
+  static_assert(sizeof(size_t) == sizeof(std::uint64_t), "displacements are exchanged as 64-bit words");
+  const portshmem_team_handle_t& t = *team;
+  std::uint64_t* const offsets = reinterpret_cast<const team_object*>(team)->alltoallv_offsets;
+  portshmem::alltoall_block(c, t, offsets, reinterpret_cast<const std::uint64_t*>(source_displs), 1);
+  for (int j = 0; j < t.size; ++j) {
+    portshmem::get_block(c, dest + dest_displs[j], source + offsets[j], dest_nelems[j], portshmem::team_world_pe(t, j));
+  }
+  portshmem::team_sync_block(c, t);
+}
+} // namespace detail
+
 /// This PE's number and the number of PEs, from ctx.
 PORTSHMEM_DEVICE int rocshmem_ctx_my_pe(rocshmem_ctx_t ctx) {
   return portshmem::my_pe(ctx);

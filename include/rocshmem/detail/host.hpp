@@ -3,6 +3,7 @@
 // are in detail/both.hpp.
 #pragma once
 
+#include "portshmem/gpu_runtime.hpp" // hipModule_t, hipStream_t
 #include "rocshmem/detail/common.hpp"
 
 namespace rocshmem {
@@ -36,6 +37,23 @@ void rocshmem_ctx_destroy(rocshmem_ctx_t ctx);
 /// A pointer to device memory holding the default context (sizeof(rocshmem_ctx_t) bytes, valid from rocshmem_init to
 /// rocshmem_finalize), for code that fills another module's ROCSHMEM_CTX_DEFAULT from it. nullptr before init.
 void* rocshmem_get_device_ctx();
+/// Fills the copies of ROCSHMEM_CTX_DEFAULT, and of the device ROCSHMEM_TEAM_WORLD and _SHARED, in a code object
+/// loaded with hipModuleLoad (its static initializers never run, so its copies were never registered), by
+/// hipModuleGetGlobal and copies enqueued on stream, which the call does not wait for (nullptr: the null stream).
+/// amd only: there the copies are module globals under their mangled names. nvcc names static device variables per
+/// translation unit (_ZN33_INTERNAL_<hash>_...), which a module cannot be asked for, and the host platform loads no
+/// code objects: there, and before rocshmem_init or with a null module, it returns 1. Returns 0 when the module's
+/// ROCSHMEM_CTX_DEFAULT was found and its copies enqueued (a team copy the module lacks is skipped).
+int rocshmem_hipmodule_init(hipModule_t module, hipStream_t stream = nullptr);
+/// Registers [addr, addr + length) as a local buffer of communication calls (never a remote one). Every portshmem call
+/// already takes as local buffer any memory its GPU reaches (RDMA transfers of memory outside the heap go through
+/// registered bounce buffers), so this records the range only: returns ROCSHMEM_SUCCESS, or ROCSHMEM_ERROR before
+/// rocshmem_init, for a null addr or zero length, or for a range that overlaps one registered before.
+int rocshmem_buffer_register(void* addr, std::size_t length);
+/// Forgets the range registered at addr: ROCSHMEM_SUCCESS, or ROCSHMEM_ERROR when none was.
+int rocshmem_buffer_unregister(void* addr);
+/// Forgets every registered range.
+void rocshmem_buffer_unregister_all();
 /// rocSHMEM prints its per-operation statistics here; portshmem counts none, so PE 0 prints one line saying so.
 void rocshmem_dump_stats();
 /// Nothing to reset (portshmem keeps no per-operation statistics).

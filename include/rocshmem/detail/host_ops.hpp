@@ -21,6 +21,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "portshmem/gpu_runtime.hpp" // hipStream_t
+#include "portshmem/stream.h"        // portshmem_datatype_t, portshmem_reduce_op_t
+#include "portshmem/team.h"
 #include "portshmem/types.hpp"
 
 namespace rocshmem::detail::host {
@@ -43,6 +46,25 @@ std::uint64_t amo(void* dest, int op, std::uint64_t value, std::uint64_t cond, s
 void quiet();
 /// One acquire load of bytes (1, 2, 4 or 8) of this PE's src into dst.
 void load(void* dst, const void* src, std::size_t bytes);
+
+// The host collectives (detail/host_coll.hpp). A team is a rocshmem_team_t (the device handle it points to);
+// ROCSHMEM_TEAM_INVALID makes each a no-op (the int-returning ones return nonzero).
+
+/// Collective over team: root's src (nelems elements of elem bytes) into dest on every member, the root included
+/// (portshmem_broadcastmem_on_stream on the library's stream, then a wait).
+void broadcast(portshmem_team_handle_t* team, void* dest, const void* src, int nelems, std::size_t elem, int root);
+/// Collective over the active set start + k * 2^log_stride (k < size), OpenSHMEM 1.4's broadcast: the set's root-th
+/// member's src into dest on every other member (the root's dest is not written), synchronized through p_sync (at
+/// least 3 longs of ROCSHMEM_BCAST_SYNC_SIZE, every one ROCSHMEM_SYNC_VALUE before the call, and again after it).
+void broadcast_active_set(void* dest, const void* src, int nelems, std::size_t elem, int root, int start,
+                          int log_stride, int size, long* p_sync);
+/// Collective over team: the reduction (scatter: reduce-scatter) of nreduce elements of type with op, on the library's
+/// stream, then a wait. Returns 0, or 1 when portshmem refused the call (it logged why) or team is invalid.
+int reduce(portshmem_team_handle_t* team, void* dest, const void* src, int nreduce, portshmem_datatype_t type,
+           portshmem_reduce_op_t op, bool scatter);
+/// reduce enqueued on stream (portshmem_reduce_on_stream); returns once enqueued: 0, or 1 as reduce.
+int reduce_on_stream(portshmem_team_handle_t* team, void* dest, const void* src, int nreduce, portshmem_datatype_t type,
+                     portshmem_reduce_op_t op, hipStream_t stream);
 
 template <class T>
 inline std::uint64_t bits(T v) {

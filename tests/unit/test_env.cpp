@@ -19,6 +19,7 @@ namespace {
 namespace detail = portshmem::detail;
 using detail::config;
 using detail::heap_memory_choice;
+using detail::symmetric_range_choice;
 using detail::log_level;
 using detail::mps_choice;
 using detail::rdma_net_choice;
@@ -278,6 +279,16 @@ TEST(Env, HeapMemory) {
   }
 }
 
+TEST(Env, SymmetricRange) {
+  EXPECT_EQ(detail::default_config().symmetric_range, symmetric_range_choice::automatic);
+  EXPECT_EQ(load_ok("PORTSHMEM_SYMMETRIC_RANGE", "auto").symmetric_range, symmetric_range_choice::automatic);
+  EXPECT_EQ(load_ok("PORTSHMEM_SYMMETRIC_RANGE", " OFF ").symmetric_range, symmetric_range_choice::off);
+  for (const char* text : {"on", "table", "0", "auto,off"}) {
+    const std::string error = load_bad("PORTSHMEM_SYMMETRIC_RANGE", text);
+    EXPECT_NE(error.find("is not auto or off; accepted: auto or off"), std::string::npos) << error;
+  }
+}
+
 TEST(Env, NodeGroups) {
   EXPECT_EQ(detail::default_config().node_groups, 1);
   EXPECT_EQ(load_ok("PORTSHMEM_NODE_GROUPS", "2").node_groups, 2);
@@ -332,7 +343,7 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 14u);
+  EXPECT_EQ(names.size(), 15u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
 }
 

@@ -19,11 +19,11 @@ namespace {
 namespace detail = portshmem::detail;
 using detail::config;
 using detail::heap_memory_choice;
-using detail::symmetric_range_choice;
 using detail::log_level;
 using detail::mps_choice;
 using detail::rdma_net_choice;
 using detail::relaxed_choice;
+using detail::symmetric_range_choice;
 using detail::transport_choice;
 
 constexpr std::uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;

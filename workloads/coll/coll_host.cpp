@@ -289,23 +289,6 @@ std::size_t check_dest(op k, dtype t, const shape& s, int me, int n, const std::
   return wrong;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-double max_over_pes(double v) {
-  double m = v;
-  MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return m;
-}
-
-long sum_over_pes(long v) {
-  long s = v;
-  MPI_Allreduce(&v, &s, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  return s;
-}
-
 // ---- output -------------------------------------------------------------------------------------------------------
 
 report::report(const options& o, int n, std::string who) : o_(o), n_(n), who_(std::move(who)) {}

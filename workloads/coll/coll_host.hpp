@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/pe_stats.hpp"
+
 namespace wl {
 
 enum class op { allreduce, alltoall };
@@ -60,9 +62,9 @@ std::size_t check_dest(op k, dtype t, const shape& s, int me, int n, const std::
 /// |computed - exact| bound of a sum of n terms of type t whose sum of magnitudes is abs_sum (see coll_host.cpp).
 double tolerance_of(dtype t, int n, double abs_sum);
 
-double median(std::vector<double> v);
-double max_over_pes(double v);
-long sum_over_pes(long v);
+using workloads::max_over_pes;
+using workloads::median;
+using workloads::sum_over_pes;
 
 /// One measured (row, variant).
 struct result {

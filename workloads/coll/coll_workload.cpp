@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/launch.hpp"
 #include "backend_portshmem.hpp"
 #include "coll_host.hpp"
 #include "coll_kernels.hpp"
@@ -44,26 +45,13 @@ PORTSHMEM_GLOBAL void lib_alltoall(portshmem::ctx c, portshmem::team t, void* de
 }
 
 void must(hipError_t e, const char* what) {
-  if (e == hipSuccess) return;
-  std::fprintf(stderr, "coll_workload: %s failed: %s\n", what, hipGetErrorString(e));
-  MPI_Abort(MPI_COMM_WORLD, 1);
+  workloads::must(e, "coll_workload", what);
 }
 
-/// The most threads a block of kernel f can have (registers decide it on GPUs).
+/// The most threads a block of kernel f can have.
 template <class... A>
 unsigned max_block(void (*f)(A...)) {
-#if PORTSHMEM_PLATFORM_NVIDIA
-  cudaFuncAttributes attr{};
-  must(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(f)), "cudaFuncGetAttributes");
-  return unsigned(attr.maxThreadsPerBlock);
-#elif PORTSHMEM_PLATFORM_AMD
-  hipFuncAttributes attr{};
-  must(hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(f)), "hipFuncGetAttributes");
-  return unsigned(attr.maxThreadsPerBlock);
-#else
-  (void)f;
-  return 1024;
-#endif
+  return workloads::max_block(f, "coll_workload");
 }
 
 /// The portshmem side: buffers, signal counts and the launches of the strict, relaxed and coll variants.

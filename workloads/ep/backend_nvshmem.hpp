@@ -11,38 +11,13 @@
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
-#define WL_DEVICE __device__ __forceinline__
-#define WL_GLOBAL __global__
-#define WL_HOST_DEVICE __host__ __device__ __forceinline__
+#include "../common/cuda_thread.hpp"
 
 #include "ep_args.hpp"
 
 namespace ep {
 
-namespace dev {
-WL_DEVICE unsigned thread_rank() {
-  return threadIdx.x;
-}
-WL_DEVICE unsigned block_threads() {
-  return blockDim.x;
-}
-WL_DEVICE unsigned block_rank() {
-  return blockIdx.x;
-}
-WL_DEVICE unsigned grid_blocks() {
-  return gridDim.x;
-}
-WL_DEVICE unsigned wave_size() {
-  return warpSize;
-}
-WL_DEVICE void block_sync() {
-  __syncthreads();
-}
-/// The lanes of this warp that exist (the host launches whole warps only).
-WL_DEVICE void wave_sync() {
-  __syncwarp();
-}
-} // namespace dev
+namespace dev = workloads::cuda_thread;
 
 /// NVSHMEM has no qualifiers: its fence orders every earlier put, p and signal toward a PE before the later ones, its
 /// waits acquire, its quiet completes everything (OpenSHMEM 1.5 semantics; NVSHMEM's scopes are not part of the API).

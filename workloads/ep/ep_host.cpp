@@ -486,23 +486,6 @@ std::size_t check_ll(const options& o, const routing& rt, int me, int n, int cap
   return f.count;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-double max_over_pes(double v) {
-  double m = v;
-  MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return m;
-}
-
-long sum_over_pes(long v) {
-  long s = v;
-  MPI_Allreduce(&v, &s, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  return s;
-}
-
 // ---- output -------------------------------------------------------------------------------------------------------
 
 report::report(const options& o, int n, int waves, std::string who)

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/pe_stats.hpp"
+
 #include "ep_args.hpp"
 
 namespace ep {
@@ -89,9 +91,9 @@ std::size_t check_normal(const options& o, const routing& rt, int me, int n, int
 std::size_t check_ll(const options& o, const routing& rt, int me, int n, int cap, std::uint64_t call, const readback& r,
                      const std::string& what);
 
-double median(std::vector<double> v);
-double max_over_pes(double v);
-long sum_over_pes(long v);
+using workloads::max_over_pes;
+using workloads::median;
+using workloads::sum_over_pes;
 
 /// One measured (row, variant).
 struct result {

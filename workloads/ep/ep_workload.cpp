@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/launch.hpp"
 #include "backend_portshmem.hpp"
 #include "ep_host.hpp"
 #include "ep_kernels.hpp"
@@ -28,26 +29,13 @@ namespace {
 using ep::variant;
 
 void must(hipError_t e, const char* what) {
-  if (e == hipSuccess) return;
-  std::fprintf(stderr, "ep_workload: %s failed: %s\n", what, hipGetErrorString(e));
-  MPI_Abort(MPI_COMM_WORLD, 1);
+  workloads::must(e, "ep_workload", what);
 }
 
-/// The most threads a block of kernel f can have (registers decide it on GPUs).
+/// The most threads a block of kernel f can have.
 template <class... A>
 unsigned max_block(void (*f)(A...)) {
-#if PORTSHMEM_PLATFORM_NVIDIA
-  cudaFuncAttributes attr{};
-  must(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(f)), "cudaFuncGetAttributes");
-  return unsigned(attr.maxThreadsPerBlock);
-#elif PORTSHMEM_PLATFORM_AMD
-  hipFuncAttributes attr{};
-  must(hipFuncGetAttributes(&attr, reinterpret_cast<const void*>(f)), "hipFuncGetAttributes");
-  return unsigned(attr.maxThreadsPerBlock);
-#else
-  (void)f;
-  return 1024;
-#endif
+  return workloads::max_block(f, "ep_workload");
 }
 
 /// One library's buffers: its symmetric block (laid out by ep::layout) and signal words, and the rounds made on each

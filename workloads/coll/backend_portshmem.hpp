@@ -17,35 +17,11 @@
 
 #include "coll_args.hpp"
 
-#define WL_DEVICE PORTSHMEM_DEVICE
-#define WL_GLOBAL PORTSHMEM_GLOBAL
-#define WL_HOST_DEVICE PORTSHMEM_HOST_DEVICE
-// The policies' messages and waits stay out of line: the kernels call them from several places and for two groups,
-// and inlined everywhere they made this one file minutes of nvcc (a call costs nanoseconds against a message's µs).
-#define WL_OUTLINED PORTSHMEM_DEVICE_OUTLINED
+#include "../common/portshmem_thread.hpp"
 
 namespace wl {
 
-namespace dev {
-WL_DEVICE unsigned thread_rank() {
-  return portshmem::thread_rank();
-}
-WL_DEVICE unsigned block_threads() {
-  return portshmem::block_threads();
-}
-WL_DEVICE unsigned block_rank() {
-  return portshmem::block_rank();
-}
-WL_DEVICE unsigned grid_blocks() {
-  return portshmem::grid_blocks();
-}
-WL_DEVICE unsigned wave_size() {
-  return portshmem::wave_size();
-}
-WL_DEVICE void block_sync() {
-  portshmem::arch::block_sync();
-}
-} // namespace dev
+namespace dev = workloads::portshmem_thread;
 
 namespace ps = portshmem;
 

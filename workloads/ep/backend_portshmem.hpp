@@ -15,40 +15,13 @@
 
 #include <portshmem/portshmem.hpp>
 
-#define WL_DEVICE PORTSHMEM_DEVICE
-#define WL_GLOBAL PORTSHMEM_GLOBAL
-#define WL_HOST_DEVICE PORTSHMEM_HOST_DEVICE
-// The policies' calls stay out of line: the kernel calls them from several places of four phases, and one call costs
-// nanoseconds against a token's microseconds (as in workloads/coll: inlined, they cost minutes of nvcc).
-#define WL_OUTLINED PORTSHMEM_DEVICE_OUTLINED
+#include "../common/portshmem_thread.hpp"
 
 #include "ep_args.hpp"
 
 namespace ep {
 
-namespace dev {
-WL_DEVICE unsigned thread_rank() {
-  return portshmem::thread_rank();
-}
-WL_DEVICE unsigned block_threads() {
-  return portshmem::block_threads();
-}
-WL_DEVICE unsigned block_rank() {
-  return portshmem::block_rank();
-}
-WL_DEVICE unsigned grid_blocks() {
-  return portshmem::grid_blocks();
-}
-WL_DEVICE unsigned wave_size() {
-  return portshmem::wave_size();
-}
-WL_DEVICE void block_sync() {
-  portshmem::arch::block_sync();
-}
-WL_DEVICE void wave_sync() {
-  portshmem::arch::wave_sync();
-}
-} // namespace dev
+namespace dev = workloads::portshmem_thread;
 
 namespace ps = portshmem;
 

@@ -55,48 +55,28 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "../common/bits.hpp"
 #include "ep_args.hpp"
 
 namespace ep {
 
-struct alignas(16) unit16 {
-  std::uint32_t w[4];
-};
-
-WL_HOST_DEVICE float f32_of_bits(std::uint32_t b) {
-  union {
-    std::uint32_t u;
-    float f;
-  } x{b};
-  return x.f;
-}
-WL_HOST_DEVICE std::uint32_t bits_of_f32(float f) {
-  union {
-    float f;
-    std::uint32_t u;
-  } x{f};
-  return x.u;
-}
-/// bf16 bits -> float (exact) and float -> bf16 bits rounded to nearest, ties to even (NaN stays a quiet NaN).
-WL_HOST_DEVICE float f32_of_bf16(std::uint32_t h) {
-  return f32_of_bits((h & 0xffffu) << 16);
-}
-WL_HOST_DEVICE std::uint32_t bf16_of_f32(float f) {
-  const std::uint32_t x = bits_of_f32(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return (x >> 16) | 0x40u;
-  return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
-}
+using workloads::bf16_of_f32;
+using workloads::bits_of_f32;
+using workloads::f32_of_bf16;
+using workloads::f32_of_bits;
+using workloads::unit16;
 
 /// The 8 elements of a unit as floats, and 8 floats rounded into a unit.
 WL_DEVICE void unpack(const unit16& u, float* v) {
   for (int k = 0; k < 4; ++k) {
-    v[2 * k] = f32_of_bf16(u.w[k]);
-    v[2 * k + 1] = f32_of_bf16(u.w[k] >> 16);
+    v[2 * k] = f32_of_bf16(std::uint16_t(u.w[k] & 0xffffu));
+    v[2 * k + 1] = f32_of_bf16(std::uint16_t(u.w[k] >> 16));
   }
 }
 WL_DEVICE unit16 pack(const float* v) {
   unit16 u;
-  for (int k = 0; k < 4; ++k) u.w[k] = bf16_of_f32(v[2 * k]) | bf16_of_f32(v[2 * k + 1]) << 16;
+  for (int k = 0; k < 4; ++k)
+    u.w[k] = std::uint32_t(bf16_of_f32(v[2 * k])) | std::uint32_t(bf16_of_f32(v[2 * k + 1])) << 16;
   return u;
 }
 

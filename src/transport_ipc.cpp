@@ -29,23 +29,17 @@ void describe_range(const config& cfg, const std::vector<char*>& user_parts, por
     last = pe;
   }
   if (first < 0) return;
-  for (int pe = first; pe <= last; ++pe) {
-    if (!user_parts[std::size_t(pe)]) {
-      PORTSHMEM_LOG(info,
-                    "the mapped heaps are not those of consecutive PEs (PE %d's is not mapped): device code looks "
-                    "peers up in the table",
-                    pe);
-      return;
-    }
-  }
+  // Every PE from first to last mapped, each one stride past the one before (a hole or another spacing: the table).
   const char* const base = user_parts[std::size_t(first)];
-  const std::ptrdiff_t stride = last > first ? user_parts[std::size_t(first) + 1] - base : 0;
-  for (int pe = first; pe <= last; ++pe) {
-    if (user_parts[std::size_t(pe)] != base + std::ptrdiff_t(pe - first) * stride) {
+  const char* const next = last > first ? user_parts[std::size_t(first) + 1] : nullptr;
+  const std::ptrdiff_t stride = next ? next - base : 0;
+  for (int pe = first + 1; pe <= last; ++pe) {
+    const char* const at = user_parts[std::size_t(pe)];
+    if (!at || at != base + std::ptrdiff_t(pe - first) * stride) {
       PORTSHMEM_LOG(info,
-                    "the mapped heaps are not at one stride (PE %d's breaks it): device code looks "
-                    "peers up in the table",
-                    pe);
+                    "the mapped heaps are not consecutive PEs at one stride (PE %d's %s): device code looks peers "
+                    "up in the table",
+                    pe, at ? "breaks the stride" : "is not mapped");
       return;
     }
   }

@@ -19,12 +19,19 @@
 
 namespace portshmem::detail {
 
+/// Counts one error in e; true for the first, whose details the caller then writes. Device scope: only this PE's GPU
+/// threads write the record (the host reads it once the kernel is done), and a system-scope atomic on host memory
+/// needs host-native atomics, which a PCIe-attached GPU lacks (compute-sanitizer's memcheck refuses it there).
+PORTSHMEM_DEVICE bool first_error(portshmem_device_error_t* e) {
+  return arch::fetch_add<arch::order::relaxed, arch::scope::device>(&e->count, std::uint64_t(1)) == 0;
+}
+
 /// Records a bad call; only the first error's details are kept, later ones are counted.
 PORTSHMEM_DEVICE void record_error(const portshmem_ctx_t& c, portshmem_status_t status, portshmem_call_id_t call,
                                    int target_pe, const void* address, std::uint64_t size) {
   portshmem_device_error_t* e = c.error;
   if (!e) return;
-  if (arch::fetch_add<arch::order::relaxed, arch::scope::system>(&e->count, std::uint64_t(1)) != 0) return;
+  if (!first_error(e)) return;
   e->status = std::uint32_t(status);
   e->call = std::uint32_t(call);
   e->pe = c.my_pe;

@@ -56,7 +56,7 @@ struct timeout_report {
 PORTSHMEM_DEVICE void record_timeout(const portshmem_ctx_t& c, const timeout_report& r) {
   portshmem_device_error_t* e = c.error;
   if (!e) return;
-  if (arch::fetch_add<arch::order::relaxed, arch::scope::system>(&e->count, std::uint64_t(1)) != 0) return;
+  if (!first_error(e)) return;
   e->status = std::uint32_t(PORTSHMEM_ERR_TIMEOUT);
   e->call = std::uint32_t(r.call);
   e->pe = c.my_pe;

@@ -899,6 +899,9 @@ class Checker:
             if p.amd:
                 self.expect(p, p.wb(), "the error record's release fence is gone (expected a buffer_wbl2 in the "
                             "cold path)")
+            elif not any(t.startswith("atom.") and ".gpu." in t for _, t in p.error_branch):
+                self.fail(p, "the error record's counter is not a .gpu atomic (arch::kErrorRecordScope: a .sys "
+                          "atomic on host memory needs host-native atomics)")
 
     # -- every probe: the scope of what it emits. The scope qualifier narrows only the ordering: on AMD a device-scope
     # call's cache maintenance is agent-level; on sm_90 it is .sys like everything else (mm::device lowers to the
@@ -915,7 +918,12 @@ class Checker:
                     self.fail(p, f"device scope, but '{s}' writes back / invalidates the L2 (gfx90a's single L2 is "
                               "already the device's point of coherence)")
         else:
-            for _, s in p.ins:
+            # The error record's counter is the one .gpu access (arch::kErrorRecordScope: host memory only this PE's
+            # kernels write); check_family requires it there.
+            record = {i for i, t in p.error_branch if t.startswith("atom.")}
+            for i, s in p.ins:
+                if i in record:
+                    continue
                 f = ptx_fence(s)
                 m = ptx_mem(s)
                 got = f.split(".")[-1] if f else m[3] if m and m[2] else None

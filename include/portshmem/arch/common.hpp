@@ -25,6 +25,7 @@
 //                space_of(p)        which memory a generic pointer names (global, shared, local): the local side of a
 //                                   put/get may be any of them, and bypass accesses need global memory
 //                kPeerDeviceScope   the hardware scope that reaches the other PEs of this GPU (PEs are processes)
+//                kErrorRecordScope  the scope of the device error record's counter (host memory, one PE's kernels)
 //   misc         spin_pause()  time_ns()  trap()  launch(kernel, grid, block, shmem, stream, args...)
 #pragma once
 
@@ -106,5 +107,10 @@ inline constexpr bool is_access_type = sizeof(T) == 1 || sizeof(T) == 2 || sizeo
 /// threads of one program only (PTX ISA, "Scope"), so on NVIDIA it is .sys; AMD's agent scope covers every work-item
 /// on the agent (LLVM AMDGPUUsage, "Memory Scopes"), whichever process it belongs to.
 inline constexpr scope kPeerDeviceScope = PORTSHMEM_PLATFORM_NVIDIA ? scope::system : scope::device;
+
+/// The scope of the device error record's counter (ctx.error: host memory that only this PE's kernels write and its
+/// host reads after them). NVIDIA: .gpu, because a .sys atomic on host memory needs host-native atomics, which a
+/// PCIe-attached GPU lacks (compute-sanitizer's memcheck refuses it); elsewhere system.
+inline constexpr scope kErrorRecordScope = PORTSHMEM_PLATFORM_NVIDIA ? scope::device : scope::system;
 
 } // namespace portshmem::arch

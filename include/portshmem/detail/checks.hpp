@@ -19,11 +19,9 @@
 
 namespace portshmem::detail {
 
-/// Counts one error in e; true for the first, whose details the caller then writes. Device scope: only this PE's GPU
-/// threads write the record (the host reads it once the kernel is done), and a system-scope atomic on host memory
-/// needs host-native atomics, which a PCIe-attached GPU lacks (compute-sanitizer's memcheck refuses it there).
+/// Counts one error in e; true for the first, whose details the caller then writes (scope: arch::kErrorRecordScope).
 PORTSHMEM_DEVICE bool first_error(portshmem_device_error_t* e) {
-  return arch::fetch_add<arch::order::relaxed, arch::scope::device>(&e->count, std::uint64_t(1)) == 0;
+  return arch::fetch_add<arch::order::relaxed, arch::kErrorRecordScope>(&e->count, std::uint64_t(1)) == 0;
 }
 
 /// Records a bad call; only the first error's details are kept, later ones are counted.

@@ -33,8 +33,15 @@ struct wait_args {
   std::uint64_t target;
 };
 
+// chunk_lo is the kernels' and the host's alike: host-device where a GPU compiler reads this header.
+#if defined(__CUDACC__) || defined(__HIP__)
+#define GEMM_HOST_DEVICE __host__ __device__
+#else
+#define GEMM_HOST_DEVICE
+#endif
+
 /// First row of chunk c of a block of `rows` rows in `chunks` chunks (chunks as even as they go).
-inline int chunk_lo(int rows, int chunks, int c) {
+inline GEMM_HOST_DEVICE int chunk_lo(int rows, int chunks, int c) {
   return int(static_cast<long long>(rows) * c / chunks);
 }
 

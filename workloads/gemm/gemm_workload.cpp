@@ -22,10 +22,6 @@
 #include <string>
 #include <vector>
 
-#if PORTSHMEM_PLATFORM_NVIDIA
-#include <cublas_v2.h>
-#endif
-
 #include "../common/launch.hpp"
 #include "backend_portshmem.hpp"
 
@@ -34,6 +30,9 @@
 #include "gemm_kernels.hpp"
 #if WL_WITH_NVSHMEM
 #include "nvshmem_side.hpp"
+#endif
+#if PORTSHMEM_PLATFORM_NVIDIA // (after the library's headers, which define the platform macros)
+#include <cublas_v2.h>
 #endif
 
 namespace {

@@ -64,21 +64,9 @@ using workloads::bf16_of_f32;
 using workloads::bits_of_f32;
 using workloads::f32_of_bf16;
 using workloads::f32_of_bits;
+using workloads::pack; // the 8 elements of a unit as floats, and 8 floats rounded into a unit
 using workloads::unit16;
-
-/// The 8 elements of a unit as floats, and 8 floats rounded into a unit.
-WL_DEVICE void unpack(const unit16& u, float* v) {
-  for (int k = 0; k < 4; ++k) {
-    v[2 * k] = f32_of_bf16(std::uint16_t(u.w[k] & 0xffffu));
-    v[2 * k + 1] = f32_of_bf16(std::uint16_t(u.w[k] >> 16));
-  }
-}
-WL_DEVICE unit16 pack(const float* v) {
-  unit16 u;
-  for (int k = 0; k < 4; ++k)
-    u.w[k] = std::uint32_t(bf16_of_f32(v[2 * k])) | std::uint32_t(bf16_of_f32(v[2 * k + 1])) << 16;
-  return u;
-}
+using workloads::unpack;
 
 /// The first expert of PE d, and the PE that hosts expert e: the largest d with expert_lo(d) <= e (experts split as
 /// evenly as n allows; 32-bit arithmetic: the host keeps experts x PEs below 2^31).

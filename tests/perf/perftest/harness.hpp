@@ -36,6 +36,12 @@ bool device_ok();
 /// Whether this backend can run `mm` (NVSHMEM: strict only) and the raw yardstick (portshmem builds only).
 bool supports(mm_set mm);
 bool supports_raw();
+/// Whether scope `scope` (qual::scope variants: device or node) reaches PE pe in this job, from the placement table
+/// the library's own scope checks use (ctx.pe_device); why not in `why` when it does not.
+bool scope_reaches(mm_set scope, int pe, std::string& why);
+/// Whether the job lowers every call as if it named its defaults (portshmem_ctx_t.strict: PORTSHMEM_RELAXED=off, or
+/// a premise of the relaxed lowering not established); then every variant's calls lower as strict's.
+bool lowers_strictly();
 } // namespace host
 
 // ---- timing ---------------------------------------------------------------------------------------------------------

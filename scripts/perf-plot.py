@@ -25,7 +25,8 @@ FIELDS = ["program", "backend", "platform", "mm", "group", "blocks", "threads", 
 INTS = ["blocks", "threads", "size", "iters", "pes"]
 UNITS = {"latency": "us", "bandwidth": "GB/s", "rate": "Mops/s"}
 CHOICES = {"backend": {"portshmem", "nvshmem", "raw"}, "platform": {"host", "nvidia", "amd"},
-           "mm": {"strict", "relaxed", "none"}, "group": {"thread", "warp", "block"}, "check": {"ok", "FAIL"}}
+           "mm": {"strict", "relaxed", "scope-device", "scope-node", "coverage-comm", "data-keep", "signal-strong",
+                  "wait-comm", "wait-relaxed", "none"}, "group": {"thread", "warp", "block"}, "check": {"ok", "FAIL"}}
 KEY = ["program", "backend", "mm", "group", "blocks", "threads", "type", "op", "size"]
 
 

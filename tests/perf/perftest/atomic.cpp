@@ -136,7 +136,7 @@ bool run_atomic(const program_info& p, const options& o, report& out) {
     return false;
   }
   const bool active = me == 0, target = me == 1;
-  const bool all_ok = for_each_backend(o, dest, peer, [&](auto b) {
+  const bool all_ok = for_each_backend<family::atomic>(o, dest, peer, [&](auto b) {
     using B = decltype(b);
     return with_element(esize, [&](auto e) {
       using T = decltype(e);

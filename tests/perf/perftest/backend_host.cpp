@@ -3,6 +3,7 @@
 // tests/perf/nvshmem_ref.cu starts it); otherwise portshmem.
 #include <mpi.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -87,6 +88,12 @@ bool supports(mm_set mm) {
 bool supports_raw() {
   return false;
 }
+bool scope_reaches(mm_set, int, std::string&) {
+  return true; // NVSHMEM builds run strict only
+}
+bool lowers_strictly() {
+  return false;
+}
 
 #else
 
@@ -138,6 +145,29 @@ bool supports(mm_set) {
 }
 bool supports_raw() {
   return true;
+}
+bool scope_reaches(mm_set scope, int pe, std::string& why) {
+  portshmem_ctx_t c;
+  if (portshmem_get_ctx(&c) != PORTSHMEM_SUCCESS || !c.pe_device) return true; // no table: the library checks none
+  std::int32_t mine = 0, theirs = 0; // node * 65536 + the first PE of the node on the same GPU (ctx.h)
+  if (hipMemcpy(&mine, c.pe_device + c.my_pe, sizeof mine, hipMemcpyDeviceToHost) != hipSuccess ||
+      hipMemcpy(&theirs, c.pe_device + pe, sizeof theirs, hipMemcpyDeviceToHost) != hipSuccess) {
+    why = "the PE placement table could not be read";
+    return false;
+  }
+  if ((mine >> 16) != (theirs >> 16)) {
+    why = "PE " + std::to_string(pe) + " is on another node";
+    return false;
+  }
+  if (scope == mm_set::scope_device && mine != theirs) {
+    why = "PE " + std::to_string(pe) + " is on another GPU";
+    return false;
+  }
+  return true;
+}
+bool lowers_strictly() {
+  portshmem_ctx_t c;
+  return portshmem_get_ctx(&c) == PORTSHMEM_SUCCESS && c.strict != 0;
 }
 
 #endif

@@ -55,17 +55,25 @@ struct bw_run {
     const std::size_t esize = o.type.size;
     for (const std::size_t size : sizes_of(p, o)) {
       const std::size_t groups = groups_of(G, o), total = msg ? size * groups : size, elems = total / esize;
-      auto launch = [&](int iters) {
+      auto launch = [&](int iters) { // each kernel compiled only for the variants that change its calls (runs<B>)
         if (pbw) {
-          return with_element(esize, [&](auto t) {
-            using T = decltype(t);
-            return dev_launch(p_kernel<B, T>, o.blocks, o.threads, b, reinterpret_cast<T*>(dest),
-                              reinterpret_cast<const T*>(src), elems, peer, iters);
-          });
+          if constexpr (runs<B>(program::p_bw)) {
+            return with_element(esize, [&](auto t) {
+              using T = decltype(t);
+              return dev_launch(p_kernel<B, T>, o.blocks, o.threads, b, reinterpret_cast<T*>(dest),
+                                reinterpret_cast<const T*>(src), elems, peer, iters);
+            });
+          }
+          return false;
         }
-        if (get)
-          return dev_launch(rma_kernel<B, G, true>, o.blocks, o.threads, b, dest, src, total, esize, peer, iters);
-        return dev_launch(rma_kernel<B, G, false>, o.blocks, o.threads, b, dest, src, total, esize, peer, iters);
+        if (get) {
+          if constexpr (runs<B>(program::get_bw))
+            return dev_launch(rma_kernel<B, G, true>, o.blocks, o.threads, b, dest, src, total, esize, peer, iters);
+          return false;
+        }
+        if constexpr (runs<B>(program::put_bw)) // put_bibw and put_msg_rate make the same calls
+          return dev_launch(rma_kernel<B, G, false>, o.blocks, o.threads, b, dest, src, total, esize, peer, iters);
+        return false;
       };
       auto reset = [&] {
         if (checked) fill_bytes(dest, total, kGuard);
@@ -106,7 +114,7 @@ bool run_bw(const program_info& p, const options& o, report& out) {
   run.pbw = p.id == program::p_bw;
   run.active = me == 0 || o.bidir;                         // who issues
   run.checked = run.get ? run.active : me == 1 || o.bidir; // whose dest receives the data
-  const bool ok = for_each_backend(o, dest, peer, [&](auto b) {
+  const bool ok = for_each_backend<family::bw>(o, dest, peer, [&](auto b) {
     return for_each_group(o, [&](auto g) { return run.rows<decltype(g)::value>(b); });
   });
   host::sym_free(src);

@@ -20,11 +20,47 @@
 
 namespace pt {
 
-/// Calls f(backend) for each backend variant of the run: portshmem strict and/or relaxed (--mm) and, with --raw, the
-/// hand-written yardstick, whose peer pointers come from the symmetric address sym mapped for PE peer. NVSHMEM builds
-/// have one variant (the driver refuses the others). Returns false when a call of f did.
-template <class F>
-bool for_each_backend(const options& o, void* sym, int peer, F&& f) {
+#if !PERFTEST_BACKEND_NVSHMEM
+template <class B>
+struct is_pshm : std::false_type {};
+template <mm_set V>
+struct is_pshm<pshm<V>> : std::true_type {};
+
+/// Calls f(pshm<V>{c}) for the variant v of family F. A variant that changes no call of the family is not compiled
+/// for it (the driver skipped it before: this only reports the slip).
+template <family F, mm_set V = mm_set::strict, class Fn>
+bool with_variant(mm_set v, portshmem::ctx c, Fn&& f) {
+  if constexpr (int(V) + 1 < kMmCount) {
+    if (v != V) return with_variant<F, static_cast<mm_set>(int(V) + 1)>(v, c, f);
+  }
+  if constexpr (compiled_for(V, F)) {
+    return f(pshm<V>{c});
+  } else {
+    std::fprintf(stderr, "perftest: variant %s is not compiled for this family\n", kMmNames[int(v)]);
+    return false;
+  }
+}
+#endif
+
+/// Whether backend B runs program p: a portshmem variant only where it changes one of p's calls (programs.hpp:
+/// applies); the other backends always. The families compile a program's kernel for B only where this holds, so a
+/// variant adds only the kernels it changes.
+template <class B>
+constexpr bool runs(program p) {
+#if !PERFTEST_BACKEND_NVSHMEM
+  if constexpr (is_pshm<B>::value) return applies(B::variant, p);
+#endif
+  (void)p;
+  return true;
+}
+
+/// Calls f(backend) for each backend variant of the run: the portshmem qualifier variants of --mm (those that apply
+/// to the program: the driver dropped the others) and, with --raw, the hand-written yardstick, whose peer pointers
+/// come from the symmetric address sym mapped for PE peer. F: the family, whose kernels are compiled only for the
+/// variants that change one of its calls. NVSHMEM builds have one variant (the driver refuses the others). Returns
+/// false when a call of f did.
+template <family F, class Fn>
+bool for_each_backend(const options& o, void* sym, int peer, Fn&& f) {
 #if PERFTEST_BACKEND_NVSHMEM
   (void)o, (void)sym, (void)peer;
   return f(nvshm{});
@@ -32,7 +68,7 @@ bool for_each_backend(const options& o, void* sym, int peer, F&& f) {
   portshmem::ctx c;
   if (portshmem_get_ctx(&c) != PORTSHMEM_SUCCESS) return false;
   bool ok = true;
-  for (const mm_set mm : o.mms) ok = (mm == mm_set::strict ? f(pshm<false>{c}) : f(pshm<true>{c})) && ok;
+  for (const mm_set mm : o.mms) ok = with_variant<F>(mm, c, f) && ok;
   if (o.raw) {
     void* mapped = portshmem_ptr(sym, peer);
     if (!mapped) {

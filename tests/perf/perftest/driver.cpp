@@ -2,6 +2,7 @@
 // large enough for the sweep, the checks every family shares, the family, the machine-readable files, the exit code.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "harness.hpp"
 
@@ -50,6 +51,30 @@ int run_program(program id, int argc, char** argv) {
     if (!host::supports(mm)) return refuse(std::string("--mm ") + kMmNames[int(mm)] + " needs the portshmem backend");
   }
   if (o.raw && !host::supports_raw()) return refuse("--raw needs the portshmem backend");
+  // A variant that changes none of the program's calls would repeat strict's row under another name; one whose scope
+  // does not reach the peer would be a broken promise (memory_model.md, A16: no ordering toward the peer, so an
+  // unsound row; debug builds refuse such a call with PORTSHMEM_ERR_SCOPE). Both are skipped with a line saying why.
+  std::vector<mm_set> runs;
+  for (const mm_set mm : o.mms) {
+    std::string why;
+    if (!applies(mm, id)) {
+      why = std::string("its calls (") + calls_of(id) + ") take no " + kMmCategory[int(mm)] + " qualifier";
+    } else if (kMmChanges[int(mm)] == qual::scope &&
+               sum_over_pes(host::scope_reaches(mm, 1 - me, why) ? 0 : 1) != 0) { // every PE decides alike
+      why += ": the scope does not reach it (memory_model.md A16; debug builds refuse the call, PORTSHMEM_ERR_SCOPE)";
+    } else {
+      runs.push_back(mm);
+      continue;
+    }
+    if (me == 0) std::fprintf(stderr, "%s: --mm %s skipped: %s\n", p.name, kMmNames[int(mm)], why.c_str());
+  }
+  if (me == 0 && host::lowers_strictly() && (runs.size() > 1 || (runs.size() == 1 && runs[0] != mm_set::strict))) {
+    std::fprintf(stderr,
+                 "%s: this job lowers every call strictly (portshmem_ctx_t.strict, PORTSHMEM_RELAXED): the "
+                 "variants' qualifiers change no instruction in this run\n",
+                 p.name);
+  }
+  o.mms = runs;
   for (const group g : o.groups) {
     if (g == group::warp && p.grid && o.threads % host::wave_size() != 0) {
       return refuse("-s warp needs -t to be a multiple of the warp size " + std::to_string(host::wave_size()));

@@ -36,6 +36,12 @@ bool device_ok();
 /// Whether this backend can run `mm` (NVSHMEM: strict only) and the raw yardstick (portshmem builds only).
 bool supports(mm_set mm);
 bool supports_raw();
+/// Whether scope `scope` (qual::scope variants: device or node) reaches PE pe in this job, from the placement table
+/// the library's own scope checks use (ctx.pe_device); why not in `why` when it does not.
+bool scope_reaches(mm_set scope, int pe, std::string& why);
+/// Whether the job lowers every call as if it named its defaults (portshmem_ctx_t.strict: PORTSHMEM_RELAXED=off, or
+/// a premise of the relaxed lowering not established); then every variant's calls lower as strict's.
+bool lowers_strictly();
 } // namespace host
 
 // ---- timing ---------------------------------------------------------------------------------------------------------
@@ -64,7 +70,8 @@ void fill_bytes(void* dev, std::size_t n, std::uint8_t v);
 void copy_out(void* host_dst, const void* dev, std::size_t n);
 void copy_in(void* dev, const void* host_src, std::size_t n);
 /// Compares n bytes of device memory with PE pe's pattern; reports the first mismatch on stderr (with what and the
-/// size) and returns the number of mismatching bytes.
+/// size) and returns the number of mismatching bytes. PERFTEST_CORRUPT=1 (a test hook, smoke.sh): the first byte read
+/// back is taken as wrong, so every row this check covers must fail.
 std::size_t pattern_mismatches(const void* dev, std::size_t n, int pe, const char* what, std::size_t size);
 /// The sum over PEs of a count, and the maximum of a time, over MPI_COMM_WORLD.
 long sum_over_pes(long v);

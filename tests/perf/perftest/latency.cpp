@@ -96,19 +96,31 @@ struct latency_run {
     bool ok = true;
     for (const std::size_t size : sizes_of(p, o)) {
       const std::size_t elems = size / esize;
-      auto launch = [&](int iters) {
-        if (p.id == program::put_latency)
-          return dev_launch(put_kernel<B, G>, 1, threads, b, dest, src, size, peer, iters);
-        if (p.id == program::get_latency)
-          return dev_launch(get_kernel<B, G>, 1, threads, b, dest, src, size, peer, iters);
+      auto launch = [&](int iters) { // each kernel compiled only for the variants that change its calls (runs<B>)
+        if (p.id == program::put_latency) {
+          if constexpr (runs<B>(program::put_latency))
+            return dev_launch(put_kernel<B, G>, 1, threads, b, dest, src, size, peer, iters);
+          return false;
+        }
+        if (p.id == program::get_latency) {
+          if constexpr (runs<B>(program::get_latency))
+            return dev_launch(get_kernel<B, G>, 1, threads, b, dest, src, size, peer, iters);
+          return false;
+        }
         return with_element(esize, [&](auto t) {
           using T = decltype(t);
           if (g_lat) {
-            return dev_launch(g_kernel<B, T>, 1, threads, b, static_cast<T*>(sums), reinterpret_cast<const T*>(src),
-                              elems, peer, iters);
+            if constexpr (runs<B>(program::g_latency)) {
+              return dev_launch(g_kernel<B, T>, 1, threads, b, static_cast<T*>(sums), reinterpret_cast<const T*>(src),
+                                elems, peer, iters);
+            }
+            return false;
           }
-          return dev_launch(p_kernel<B, T>, 1, threads, b, reinterpret_cast<T*>(dest), reinterpret_cast<const T*>(src),
-                            elems, peer, iters);
+          if constexpr (runs<B>(program::p_latency)) {
+            return dev_launch(p_kernel<B, T>, 1, threads, b, reinterpret_cast<T*>(dest),
+                              reinterpret_cast<const T*>(src), elems, peer, iters);
+          }
+          return false;
         });
       };
       auto reset = [&] {
@@ -148,7 +160,7 @@ bool run_latency(const program_info& p, const options& o, report& out) {
   latency_run run{p, o, out, dest, src, sums, peer};
   run.active = me == 0; // PE 0 issues; what it gets lands on it, what it puts on PE 1
   run.checked = p.id == program::get_latency || p.id == program::g_latency ? me == 0 : me == 1;
-  const bool ok = for_each_backend(o, dest, peer, [&](auto b) {
+  const bool ok = for_each_backend<family::latency>(o, dest, peer, [&](auto b) {
     return for_each_group(o, [&](auto g) { return run.rows<decltype(g)::value>(b); });
   });
   host::sym_free(sums);

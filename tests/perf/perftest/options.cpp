@@ -97,8 +97,17 @@ std::string usage(const program_info& p, const options& d) {
   }
   if (p.id == program::put_bw || p.id == program::get_bw) u += "  --bidir               both PEs issue at once\n";
   if (p.m == metric::bandwidth) u += "  --msgrate             report calls per second (Mops/s) instead of GB/s\n";
-  u += "  --mm strict|relaxed|both  strict: calls with OpenSHMEM's default qualifiers; relaxed: the qualified calls\n"
-       "                        the memory model allows (README.md says which); portshmem backend only (strict)\n"
+  u += "  --mm LIST             qualifier variants, comma-separated (strict); portshmem backend only (NVSHMEM: "
+       "strict)\n";
+  for (int v = 0; v < kMmCount; ++v) {
+    std::string name = std::string("    ") + kMmNames[v];
+    name.resize(24, ' ');
+    const bool runs = applies(mm_set(v), p.id);
+    u += name + kMmWhat[v] + (runs ? "" : std::string(" [not here: ") + p.name + " calls " + calls_of(p.id) + "]") +
+         "\n";
+  }
+  u += "    both                strict,relaxed\n"
+       "    all                 every variant above\n"
        "  --raw                 also run the hand-written load/store yardstick (portshmem backend only)\n"
        "  --json FILE, --csv FILE  machine-readable rows (the table goes to stdout either way)\n"
        "  -h, --help            this text\n";
@@ -160,10 +169,24 @@ std::string parse(const program_info& p, int argc, char** argv, options& o) {
       }
       if (o.ops.empty()) return "unknown atomic op " + value;
     } else if (flag == "--mm") {
+      bool chosen[kMmCount] = {};
+      std::size_t at = 0;
+      while (at <= value.size()) { // comma-separated names; the rows come in kMmNames order, each once
+        const std::size_t comma = std::min(value.find(',', at), value.size());
+        const std::string name = value.substr(at, comma - at);
+        bool known = name == "both" || name == "all";
+        for (int v = 0; v < kMmCount; ++v) {
+          const bool pick = name == kMmNames[v] || name == "all" || (name == "both" && v < 2);
+          chosen[v] = chosen[v] || pick;
+          known = known || pick;
+        }
+        if (!known) return "--mm: unknown variant '" + name + "' (-h lists them)";
+        at = comma + 1;
+      }
       o.mms.clear();
-      if (value == "strict" || value == "both") o.mms.push_back(mm_set::strict);
-      if (value == "relaxed" || value == "both") o.mms.push_back(mm_set::relaxed);
-      if (o.mms.empty()) return "--mm takes strict, relaxed or both";
+      for (int v = 0; v < kMmCount; ++v) {
+        if (chosen[v]) o.mms.push_back(mm_set(v));
+      }
     } else if (flag == "--json" || flag == "--csv") {
       (flag == "--json" ? o.json : o.csv) = value;
     }

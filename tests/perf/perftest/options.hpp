@@ -17,11 +17,6 @@ struct dtype {
   bool integer;
 };
 
-/// Which calls the portshmem backend makes: strict = every call with its OpenSHMEM default qualifiers; relaxed = the
-/// qualified calls the memory model allows for what the benchmark needs (each family's source says which and why).
-enum class mm_set { strict, relaxed };
-inline constexpr const char* kMmNames[] = {"strict", "relaxed"};
-
 struct options {
   std::size_t min_bytes = 4, max_bytes = std::size_t(4) << 20, step = 2;
   int iters = 10, warmup = 5, repeats = 1;
@@ -29,7 +24,7 @@ struct options {
   std::vector<group> groups;  // from -s; empty: the program's default
   dtype type{"int", 4, true}; // -d
   std::vector<amo_op> ops;    // -a; empty: inc
-  std::vector<mm_set> mms;    // --mm; empty: strict
+  std::vector<mm_set> mms;    // --mm (programs.hpp: the variants), in kMmNames order; empty: strict
   bool raw = false;           // --raw: also the hand-written load/store yardstick (portshmem builds only)
   bool bidir = false;         // --bidir: both PEs issue (put_bw, get_bw)
   bool msgrate = false;       // --msgrate: report operations per second instead of GB/s
@@ -41,7 +36,8 @@ struct options {
 options defaults_for(const program_info& p, bool host_platform);
 
 /// Parses argv into o (which holds the defaults); returns an error message, "help" for -h, or empty when fine.
-/// Fills groups, ops and mms with the defaults when the flags are absent, and checks them against the program.
+/// Fills groups, ops and mms with the defaults when the flags are absent, and checks them against the program (a
+/// variant of --mm that changes no call of the program stays in mms: the driver skips it with a line saying why).
 std::string parse(const program_info& p, int argc, char** argv, options& o);
 
 /// The help text of program p, with the defaults d.

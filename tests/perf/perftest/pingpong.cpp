@@ -62,10 +62,15 @@ struct pingpong_run {
     const bool signal = p.id == program::put_signal_ping_pong_latency;
     bool ok = true;
     for (const std::size_t size : sizes_of(p, o)) {
-      auto launch = [&](int iters) {
-        if (signal)
-          return dev_launch(pingpong_kernel<B, G, true>, 1, threads, b, data, src, size, flag, me, peer, iters);
-        return dev_launch(pingpong_kernel<B, G, false>, 1, threads, b, data, src, size, flag, me, peer, iters);
+      auto launch = [&](int iters) { // each kernel compiled only for the variants that change its calls (runs<B>)
+        if (signal) {
+          if constexpr (runs<B>(program::put_signal_ping_pong_latency))
+            return dev_launch(pingpong_kernel<B, G, true>, 1, threads, b, data, src, size, flag, me, peer, iters);
+          return false;
+        }
+        if constexpr (runs<B>(program::put_ping_pong_latency))
+          return dev_launch(pingpong_kernel<B, G, false>, 1, threads, b, data, src, size, flag, me, peer, iters);
+        return false;
       };
       auto reset = [&] {
         fill_bytes(data, size, kGuard);
@@ -104,7 +109,7 @@ bool run_pingpong(const program_info& p, const options& o, report& out) {
   }
   fill_pattern(src, o.max_bytes, me);
   const pingpong_run run{p, o, out, data, src, flag, me, peer};
-  const bool ok = for_each_backend(o, data, peer, [&](auto b) {
+  const bool ok = for_each_backend<family::pingpong>(o, data, peer, [&](auto b) {
     return for_each_group(o, [&](auto g) { return run.rows<decltype(g)::value>(b); });
   });
   host::sym_free(flag);

@@ -82,6 +82,121 @@ inline const program_info& info_of(program p) {
   return kPrograms[std::size_t(p)];
 }
 
+// ---- qualifier variants (--mm)
+// ---------------------------------------------------------------------------------------
+
+/// The qualifier categories of docs/memory_model.md that a call can take (the bits of portshmem::mm::cat, restated
+/// here so that host code and the NVSHMEM build need no library header).
+namespace qual {
+inline constexpr unsigned coverage = 1u << 0, scope = 1u << 1, data_path = 1u << 2, acquire = 1u << 3, signal = 1u << 4;
+}
+
+/// Which calls the portshmem backend makes (--mm). strict: every call with its OpenSHMEM default qualifiers
+/// (coverage all, scope system, data path bypass, acquire wait, weak signal). relaxed: the qualified calls the memory
+/// model allows for what the benchmark needs (backend_portshmem.hpp says which and why). Every other variant is strict
+/// with exactly one qualifier changed, in every call of the kernel that takes it (kMmChanges: its category).
+enum class mm_set {
+  strict,
+  relaxed,
+  scope_device,
+  scope_node,
+  coverage_comm,
+  data_keep,
+  signal_strong,
+  wait_comm,
+  wait_relaxed
+};
+inline constexpr const char* kMmNames[] = {"strict",    "relaxed",       "scope-device", "scope-node",  "coverage-comm",
+                                           "data-keep", "signal-strong", "wait-comm",    "wait-relaxed"};
+inline constexpr int kMmCount = int(sizeof kMmNames / sizeof kMmNames[0]);
+/// The category a one-qualifier variant changes (0: strict and relaxed, which every program runs).
+inline constexpr unsigned kMmChanges[] = {
+    0, 0, qual::scope, qual::scope, qual::coverage, qual::data_path, qual::signal, qual::acquire, qual::acquire};
+/// The category each variant changes, in words (docs/memory_model.md's names), for the skip lines.
+inline constexpr const char* kMmCategory[] = {
+    "", "", "scope", "scope", "coverage", "data path", "signal strength", "acquire strength", "acquire strength"};
+/// What each variant changes, for -h.
+inline constexpr const char* kMmWhat[] = {
+    "every call with OpenSHMEM's defaults: coverage all, scope system, data bypass, acquire wait, weak signal",
+    "the qualified calls the memory model allows for the benchmark (README.md)",
+    "strict with mm::device scope on fence, quiet, signal_op, put_signal and the waits (peer on this GPU only)",
+    "strict with mm::node scope on the same calls (peer on this node only)",
+    "strict with mm::comm coverage on fence, quiet, signal_op and put_signal",
+    "strict with the mm::keep data path on puts, gets and put_signal",
+    "strict with the mm::strong signal on put_signal",
+    "strict with acquire strength mm::comm on wait_until and signal_wait_until",
+    "strict with acquire strength mm::relaxed on wait_until and signal_wait_until",
+};
+
+/// The qualifier categories the portshmem calls of program p take (a variant changing another one is skipped), and
+/// those calls, for the line that says so.
+constexpr unsigned quals_of(program p) {
+  constexpr unsigned order = qual::coverage | qual::scope; // quiet, fence
+  switch (p) {
+  case program::put_bw:
+  case program::get_bw:
+  case program::put_bibw:
+  case program::put_msg_rate:
+  case program::put_latency:
+    return order | qual::data_path; // put_nbi / get_nbi, quiet
+  case program::p_bw:
+  case program::atomic_bw:
+  case program::p_latency:
+  case program::atomic_latency:
+    return order; // p or AMOs (no qualifier), quiet
+  case program::get_latency:
+    return qual::data_path; // blocking get only
+  case program::g_latency:
+    return 0; // g only
+  case program::put_ping_pong_latency:
+    return order | qual::data_path | qual::acquire; // put_nbi, fence, signal_op, wait_until, quiet
+  case program::put_signal_ping_pong_latency:
+    return order | qual::data_path | qual::acquire | qual::signal; // putmem_signal_nbi, signal_wait_until, quiet
+  }
+  return 0;
+}
+constexpr const char* calls_of(program p) {
+  switch (p) {
+  case program::put_bw:
+  case program::put_bibw:
+  case program::put_msg_rate:
+  case program::put_latency:
+    return "put_nbi, quiet";
+  case program::get_bw:
+    return "get_nbi, quiet";
+  case program::p_bw:
+  case program::p_latency:
+    return "p, quiet";
+  case program::atomic_bw:
+  case program::atomic_latency:
+    return "AMOs, quiet";
+  case program::get_latency:
+    return "get";
+  case program::g_latency:
+    return "g";
+  case program::put_ping_pong_latency:
+    return "put_nbi, fence, signal_op, wait_until, quiet";
+  case program::put_signal_ping_pong_latency:
+    return "putmem_signal_nbi, signal_wait_until, quiet";
+  }
+  return "";
+}
+
+/// Whether variant v changes a call of program p (strict and relaxed: always run).
+constexpr bool applies(mm_set v, program p) {
+  return kMmChanges[int(v)] == 0 || (kMmChanges[int(v)] & quals_of(p)) != 0;
+}
+
+/// The qualifier categories the programs of family f take together: the variants its kernels are compiled for.
+constexpr unsigned family_quals(family f) {
+  unsigned q = 0;
+  for (const program_info& i : kPrograms) q |= i.fam == f ? quals_of(i.id) : 0u;
+  return q;
+}
+constexpr bool compiled_for(mm_set v, family f) {
+  return kMmChanges[int(v)] == 0 || (kMmChanges[int(v)] & family_quals(f)) != 0;
+}
+
 inline const char* metric_name(metric m) {
   return m == metric::latency ? "latency" : m == metric::bandwidth ? "bandwidth" : "rate";
 }

@@ -44,7 +44,7 @@ void report::header(const char* what) const {
   std::printf("# value: %s; median of %d timed launch(es) of ITERS iterations (the slowest PE's event time), after "
               "a warm-up launch of %d\n",
               formula, opts_.repeats, opts_.warmup);
-  std::printf("%-10s %-8s %-6s %6s %7s %-9s %-12s %12s %7s %14s %-7s %s\n", "#backend", "mm", "group", "blocks",
+  std::printf("%-10s %-13s %-6s %6s %7s %-9s %-12s %12s %7s %14s %-7s %s\n", "#backend", "mm", "group", "blocks",
               "threads", "type", "op", "size_B", "iters", "value", "unit", "check");
   std::fflush(stdout);
 }
@@ -52,7 +52,7 @@ void report::header(const char* what) const {
 void report::add(const row& r) {
   rows_.push_back(r);
   if (!printer_) return;
-  std::printf("%-10s %-8s %-6s %6u %7u %-9s %-12s %12zu %7d %14.6g %-7s %s\n", r.backend.c_str(), r.mm.c_str(),
+  std::printf("%-10s %-13s %-6s %6u %7u %-9s %-12s %12zu %7d %14.6g %-7s %s\n", r.backend.c_str(), r.mm.c_str(),
               r.group.c_str(), r.blocks, r.threads, r.type.c_str(), r.op.c_str(), r.size, r.iters, r.value,
               unit_of(run_.m), r.ok ? "ok" : "FAIL");
   std::fflush(stdout);

@@ -24,7 +24,7 @@ struct run_info {
 
 struct row {
   std::string backend; // portshmem, nvshmem or raw (the hand-written yardstick)
-  std::string mm;      // strict, relaxed; "none" for raw (no library call, no qualifier)
+  std::string mm;      // the qualifier variant (kMmNames); "none" for raw (no library call, no qualifier)
   std::string group;   // thread, warp or block
   std::string type;    // -d
   std::string op;      // the AMO, "-" elsewhere

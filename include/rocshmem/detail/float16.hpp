@@ -1,6 +1,7 @@
 // The 16-bit floating types of rocSHMEM's collectives (its `half` and `bfloat16` names) on each platform, and how they
 // reach portshmem's reductions. rocSHMEM declares them with HIP's __half and __hip_bfloat16. Here:
-//   amd     HIP's __half and __hip_bfloat16 (<hip/hip_fp16.h>, <hip/hip_bf16.h>);
+//   amd     HIP's __half and __hip_bfloat16 (<hip/hip_fp16.h>, <hip/hip_bf16.h>; a HIP without hip_bf16.h, before
+//           ROCm 6, has no __hip_bfloat16: there bfloat16 is portshmem's bfloat16_t);
 //   nvidia  CUDA's __half and __nv_bfloat16 (<cuda_fp16.h>, <cuda_bf16.h>), the types the HIP shim maps HIP's onto
 //           (hip_shim/hip/hip_fp16.h, hip_bf16.h);
 //   host    portshmem's own half_t and bfloat16_t (portshmem/float16.hpp), which the host platform's HIP shim names
@@ -25,8 +26,13 @@
 #if PORTSHMEM_HAS_DEVICE_API
 #define ROCSHMEM_DETAIL_HAS_FLOAT16 1
 #if PORTSHMEM_PLATFORM_AMD
-#include <hip/hip_bf16.h>
 #include <hip/hip_fp16.h>
+#if __has_include(<hip/hip_bf16.h>) // ROCm 6 (rocSHMEM 3.x's); older HIP has no __hip_bfloat16
+#include <hip/hip_bf16.h>
+#define ROCSHMEM_DETAIL_HIP_BFLOAT16 1
+#else
+#define ROCSHMEM_DETAIL_HIP_BFLOAT16 0
+#endif
 #elif PORTSHMEM_PLATFORM_NVIDIA
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -36,7 +42,11 @@ namespace rocshmem::detail {
 
 #if PORTSHMEM_PLATFORM_AMD
 using half = __half;
+#if ROCSHMEM_DETAIL_HIP_BFLOAT16
 using bfloat16 = __hip_bfloat16;
+#else
+using bfloat16 = portshmem::bfloat16_t; // HIP before ROCm 6 (Debian's 5.2): no __hip_bfloat16 to take
+#endif
 #elif PORTSHMEM_PLATFORM_NVIDIA
 using half = __half;
 using bfloat16 = __nv_bfloat16;

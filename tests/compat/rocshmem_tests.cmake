@@ -70,6 +70,26 @@ if(PORTSHMEM_PLATFORM STREQUAL "host")
   endforeach()
 endif()
 
+# The newer collective names (the wave forms, the untyped _mem forms, the types newer rocSHMEM headers add, half and
+# bfloat16), each called once on 2 and 4 PEs, its effect checked (compat/test_rocshmem_coll.cpp): one kernel per kind
+# of collective rather than one per name, unoptimized, for compile time.
+if(PORTSHMEM_PLATFORM STREQUAL "host")
+  portshmem_add_hip_executable(portshmem_compat_coll SOURCES compat/test_rocshmem_coll.cpp)
+  target_compile_options(portshmem_compat_coll PRIVATE -O0 -g0)
+  foreach(_np 2 4)
+    add_test(NAME compat_rocshmem_coll_np${_np}
+             COMMAND ${PROJECT_SOURCE_DIR}/scripts/portshmem-run -np ${_np} $<TARGET_FILE:portshmem_compat_coll>)
+    set_tests_properties(compat_rocshmem_coll_np${_np} PROPERTIES TIMEOUT 600
+                         ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
+  endforeach()
+  # Their nvidia spelling (CUDA's __half and __nv_bfloat16 through the shim's hip_fp16.h / hip_bf16.h): one name of each
+  # group (the whole test program compiles with nvcc too, but takes many minutes and gigabytes).
+  add_test(NAME compat_rocshmem_coll_nvcc_compile
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/compat/nvcc_compile_check.sh ${PROJECT_SOURCE_DIR}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/compat/coll_compile_probe.cpp)
+  set_tests_properties(compat_rocshmem_coll_nvcc_compile PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77)
+endif()
+
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME compat_rocshmem_names_generated

@@ -9,6 +9,8 @@
 #include <limits>
 #include <type_traits>
 
+#include <hip/hip_bf16.h> // the alltoallv names of __hip_bfloat16 and __half
+#include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 #include <rocshmem/rocshmem.hpp>
 
@@ -458,7 +460,14 @@ int alltoallv_count(int from, int to) {
 }
 template <class T>
 T alltoallv_val(int from, int to, int e) {
-  return T((from * 31 + to * 7 + e) % 100 + 1);
+  const int v = (from * 31 + to * 7 + e) % 100 + 1;
+  if constexpr (std::is_same_v<T, __half>) {
+    return __float2half(float(v));
+  } else if constexpr (std::is_same_v<T, __hip_bfloat16>) {
+    return __float2bfloat16(float(v));
+  } else {
+    return T(v);
+  }
 }
 /// Case which on team (this PE member t of n), checked here.
 template <class T>
@@ -483,7 +492,7 @@ void alltoallv_case(int which, const char* name, rocshmem_team_t team, int t, in
                      static_cast<void*>(source), static_cast<const alltoallv_args*>(a));
   (void)hipDeviceSynchronize();
   bool ok = true;
-  for (std::size_t i = 0; i < d_end + 4; ++i) ok = ok && dest[i] == want[i];
+  for (std::size_t i = 0; i < d_end + 4; ++i) ok = ok && std::memcmp(&dest[i], &want[i], sizeof(T)) == 0;
   check(ok, name);
 }
 #define CASE_ALLTOALLV(K, T, NAME) alltoallv_case<T>(K, #NAME, ROCSHMEM_TEAM_WORLD, me, npes);

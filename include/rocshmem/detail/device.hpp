@@ -75,7 +75,7 @@ namespace detail {
 /// read at member j's source + its source_displs[me] and written at dest + dest_displs[j]. Member j's displacement
 /// for this PE is local to member j, so an alltoall of one word per pair first moves every member's source_displs into
 /// the team's symmetric offsets (portshmem::alltoall_block: on return, offsets[j] is member j's source_displs[me]);
-/// then the block gets each member's elements (portshmem::get_block, which returns when they have arrived); then a
+/// then the block gets each member's elements (portshmem::getmem_block, which returns when they have arrived); then a
 /// team sync: every member has read this PE's source and offsets before any member returns (source may be reused,
 /// and the next call's alltoall may write offsets).
 template <class T>
@@ -86,7 +86,9 @@ PORTSHMEM_DEVICE void alltoallv_block(const rocshmem_ctx_t& c, rocshmem_team_t t
   std::uint64_t* const offsets = reinterpret_cast<const team_object*>(team)->alltoallv_offsets;
   portshmem::alltoall_block(c, t, offsets, reinterpret_cast<const std::uint64_t*>(source_displs), 1);
   for (int j = 0; j < t.size; ++j) {
-    portshmem::get_block(c, dest + dest_displs[j], source + offsets[j], dest_nelems[j], portshmem::team_world_pe(t, j));
+    // getmem of bytes: T may be a type portshmem's typed RMA does not take (half, bfloat16).
+    portshmem::getmem_block(c, dest + dest_displs[j], source + offsets[j], dest_nelems[j] * sizeof(T),
+                            portshmem::team_world_pe(t, j));
   }
   portshmem::team_sync_block(c, t);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "rocshmem/detail/common.hpp"
+#include "rocshmem/detail/float16.hpp"
 #include "rocshmem/detail/host_ops.hpp"
 
 namespace rocshmem {
@@ -2075,5 +2076,159 @@ inline int rocshmem_ctx_double_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_te
   return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_DOUBLE, PORTSHMEM_REDUCE_PROD,
                                         stream);
 }
+
+#if ROCSHMEM_DETAIL_HAS_FLOAT16
+inline void rocshmem_ctx_half_broadcast(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                        const detail::half* source, int nelems, int pe_root) {
+  detail::host::broadcast(team, dest, source, nelems, sizeof(detail::half), pe_root);
+}
+
+inline void rocshmem_ctx_half_broadcast(rocshmem_ctx_t, detail::half* dest, const detail::half* source, int nelems,
+                                        int pe_root, int pe_start, int log_pe_stride, int pe_size, long* p_sync) {
+  detail::host::broadcast_active_set(dest, source, nelems, sizeof(detail::half), pe_root, pe_start, log_pe_stride,
+                                     pe_size, p_sync);
+}
+
+inline int rocshmem_ctx_half_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                        const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_half_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_half_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                  const detail::half* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_half_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                        const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_half_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_half_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                  const detail::half* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_half_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                        const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_half_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_half_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                  const detail::half* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_half_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                         const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_half_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                 const detail::half* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_half_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::half* dest,
+                                                   const detail::half* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_HALF, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+
+inline void rocshmem_ctx_bfloat16_broadcast(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                            const detail::bfloat16* source, int nelems, int pe_root) {
+  detail::host::broadcast(team, dest, source, nelems, sizeof(detail::bfloat16), pe_root);
+}
+
+inline void rocshmem_ctx_bfloat16_broadcast(rocshmem_ctx_t, detail::bfloat16* dest, const detail::bfloat16* source,
+                                            int nelems, int pe_root, int pe_start, int log_pe_stride, int pe_size,
+                                            long* p_sync) {
+  detail::host::broadcast_active_set(dest, source, nelems, sizeof(detail::bfloat16), pe_root, pe_start, log_pe_stride,
+                                     pe_size, p_sync);
+}
+
+inline int rocshmem_ctx_bfloat16_sum_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                            const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_SUM, false);
+}
+
+inline int rocshmem_ctx_bfloat16_sum_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                    const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_SUM, true);
+}
+
+inline int rocshmem_ctx_bfloat16_sum_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                      const detail::bfloat16* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_SUM,
+                                        stream);
+}
+
+inline int rocshmem_ctx_bfloat16_min_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                            const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_MIN, false);
+}
+
+inline int rocshmem_ctx_bfloat16_min_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                    const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_MIN, true);
+}
+
+inline int rocshmem_ctx_bfloat16_min_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                      const detail::bfloat16* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_MIN,
+                                        stream);
+}
+
+inline int rocshmem_ctx_bfloat16_max_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                            const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_MAX, false);
+}
+
+inline int rocshmem_ctx_bfloat16_max_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                    const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_MAX, true);
+}
+
+inline int rocshmem_ctx_bfloat16_max_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                      const detail::bfloat16* source, int nreduce, hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_MAX,
+                                        stream);
+}
+
+inline int rocshmem_ctx_bfloat16_prod_reduce(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                             const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_PROD, false);
+}
+
+inline int rocshmem_ctx_bfloat16_prod_reduce_scatter(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                     const detail::bfloat16* source, int nreduce) {
+  return detail::host::reduce(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_PROD, true);
+}
+
+inline int rocshmem_ctx_bfloat16_prod_reduce_on_stream(rocshmem_ctx_t, rocshmem_team_t team, detail::bfloat16* dest,
+                                                       const detail::bfloat16* source, int nreduce,
+                                                       hipStream_t stream) {
+  return detail::host::reduce_on_stream(team, dest, source, nreduce, PORTSHMEM_DATATYPE_BFLOAT16, PORTSHMEM_REDUCE_PROD,
+                                        stream);
+}
+#endif
 
 } // namespace rocshmem

@@ -14,6 +14,7 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include "../common/nvshmem_start.cuh"
 #include "backend_nvshmem.hpp"
 #include "coll_kernels.hpp"
 
@@ -45,9 +46,7 @@ __global__ void nv_alltoall(void* dest, const void* src, std::size_t bytes, int 
 }
 
 bool ok(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return true;
-  std::fprintf(stderr, "coll_workload (NVSHMEM): %s failed: %s\n", what, cudaGetErrorString(e));
-  return false;
+  return workloads::nvshmem_start::ok("coll_workload", e, what);
 }
 
 } // namespace
@@ -61,14 +60,7 @@ bool init(std::size_t buf_bytes, std::size_t one_bytes, std::size_t two_bytes, u
   const std::size_t scratch = std::max<std::size_t>(std::size_t(512) << 10, 2 * buf_bytes);
   setenv("NVSHMEM_REDUCE_SCRATCH_SIZE", std::to_string(scratch).c_str(), 0);
   const std::size_t heap = 2 * buf_bytes + one_bytes + two_bytes + sig_bytes + scratch + (std::size_t(256) << 20);
-  setenv("NVSHMEM_SYMMETRIC_SIZE", std::to_string(heap).c_str(), 0);
-  MPI_Comm world = MPI_COMM_WORLD;
-  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-  attr.mpi_comm = &world;
-  if (nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, &attr) != 0) {
-    why = "nvshmemx_init_attr failed";
-    return false;
-  }
+  if (!workloads::nvshmem_start::start(heap, why)) return false;
   g.src = nvshmem_malloc(buf_bytes);
   g.dest = nvshmem_malloc(buf_bytes);
   g.one = nvshmem_malloc(one_bytes);
@@ -88,9 +80,7 @@ bool init(std::size_t buf_bytes, std::size_t one_bytes, std::size_t two_bytes, u
 }
 
 std::string version() {
-  int major = 0, minor = 0;
-  nvshmem_info_get_version(&major, &minor);
-  return "NVSHMEM " + std::to_string(major) + "." + std::to_string(minor);
+  return workloads::nvshmem_start::version();
 }
 
 bool upload(const void* host, std::size_t bytes) {

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../common/nvshmem_start.cuh"
 #include "backend_nvshmem.hpp"
 #include "ep_kernels.hpp"
 
@@ -25,9 +26,7 @@ struct state {
 } g;
 
 bool ok(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return true;
-  std::fprintf(stderr, "ep_workload (NVSHMEM): %s failed: %s\n", what, cudaGetErrorString(e));
-  return false;
+  return workloads::nvshmem_start::ok("ep_workload", e, what);
 }
 
 } // namespace
@@ -35,14 +34,7 @@ bool ok(cudaError_t e, const char* what) {
 bool init(std::size_t data_bytes, std::size_t words, void** data, std::uint64_t** word_base, std::string& why) {
   // The heap holds the buffers and room for NVSHMEM's own allocations; only unless already set.
   const std::size_t heap = data_bytes + words * 8 + (std::size_t(256) << 20);
-  setenv("NVSHMEM_SYMMETRIC_SIZE", std::to_string(heap).c_str(), 0);
-  MPI_Comm world = MPI_COMM_WORLD;
-  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-  attr.mpi_comm = &world;
-  if (nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, &attr) != 0) {
-    why = "nvshmemx_init_attr failed";
-    return false;
-  }
+  if (!workloads::nvshmem_start::start(heap, why)) return false;
   g.data = nvshmem_malloc(data_bytes);
   g.words = static_cast<std::uint64_t*>(nvshmem_malloc(words * 8));
   if (!g.data || !g.words) {
@@ -60,9 +52,7 @@ bool init(std::size_t data_bytes, std::size_t words, void** data, std::uint64_t*
 }
 
 std::string version() {
-  int major = 0, minor = 0;
-  nvshmem_info_get_version(&major, &minor);
-  return "NVSHMEM " + std::to_string(major) + "." + std::to_string(minor);
+  return workloads::nvshmem_start::version();
 }
 
 unsigned max_threads() {

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../common/nvshmem_start.cuh"
 #include "backend_nvshmem.hpp"
 #include "gemm_kernels.hpp"
 
@@ -26,9 +27,7 @@ struct state {
 } g;
 
 bool ok(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return true;
-  std::fprintf(stderr, "gemm_workload (NVSHMEM): %s failed: %s\n", what, cudaGetErrorString(e));
-  return false;
+  return workloads::nvshmem_start::ok("gemm_workload", e, what);
 }
 
 nvshmem_policy policy() {
@@ -41,14 +40,7 @@ bool init(std::size_t gathered_bytes, std::size_t recv_bytes, std::size_t words,
           std::uint64_t** word_base, std::string& why) {
   // The heap holds the buffers and room for NVSHMEM's own allocations; only unless already set.
   const std::size_t heap = gathered_bytes + recv_bytes + words * 8 + (std::size_t(256) << 20);
-  setenv("NVSHMEM_SYMMETRIC_SIZE", std::to_string(heap).c_str(), 0);
-  MPI_Comm world = MPI_COMM_WORLD;
-  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-  attr.mpi_comm = &world;
-  if (nvshmemx_init_attr(NVSHMEMX_INIT_WITH_MPI_COMM, &attr) != 0) {
-    why = "nvshmemx_init_attr failed";
-    return false;
-  }
+  if (!workloads::nvshmem_start::start(heap, why)) return false;
   g.gathered = nvshmem_malloc(gathered_bytes);
   g.recv = nvshmem_malloc(recv_bytes);
   g.words = static_cast<std::uint64_t*>(nvshmem_malloc(words * 8));
@@ -68,9 +60,7 @@ bool init(std::size_t gathered_bytes, std::size_t recv_bytes, std::size_t words,
 }
 
 std::string version() {
-  int major = 0, minor = 0;
-  nvshmem_info_get_version(&major, &minor);
-  return "NVSHMEM " + std::to_string(major) + "." + std::to_string(minor);
+  return workloads::nvshmem_start::version();
 }
 
 unsigned max_threads() {

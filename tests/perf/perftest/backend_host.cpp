@@ -68,10 +68,17 @@ void barrier() {
 const char* backend_name() {
   return "nvshmem";
 }
+/// NVSHMEM's release from its version macros (nvshmem_info_get_version gives the OpenSHMEM specification's version,
+/// which is what a header without them shows, said as such).
 std::string version() {
+#ifdef NVSHMEM_VENDOR_MAJOR_VERSION
+  return "NVSHMEM " + std::to_string(NVSHMEM_VENDOR_MAJOR_VERSION) + "." +
+         std::to_string(NVSHMEM_VENDOR_MINOR_VERSION) + "." + std::to_string(NVSHMEM_VENDOR_PATCH_VERSION);
+#else
   int major = 0, minor = 0;
   nvshmem_info_get_version(&major, &minor);
-  return "NVSHMEM " + std::to_string(major) + "." + std::to_string(minor);
+  return "NVSHMEM (OpenSHMEM " + std::to_string(major) + "." + std::to_string(minor) + ")";
+#endif
 }
 const char* platform() {
   return "nvidia";

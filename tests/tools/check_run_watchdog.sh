@@ -9,8 +9,8 @@ trap 'rm -rf "$dir"' EXIT
 cat >"$dir/mpirun" <<'FAKE'
 #!/usr/bin/env bash
 [ "${1:-}" = --version ] && { echo "fake mpirun"; exit 0; }
-sleep 1 &
-sleep 1 &
+sleep 3 &
+sleep 3 &
 wait
 read -r -t 120 _ <> <(:) || true # hangs without a child process
 FAKE

@@ -8,9 +8,26 @@
 #include <string>
 #include <vector>
 
+#include "portshmem/portshmem.h"
 #include "portshmem/status.h"
 
 namespace portshmem::detail {
+
+/// A set of ranks that runs collectives among itself: a team's members (src/team.cpp). Made from the bootstrap's world
+/// and split further; destroying one releases it (not collective).
+class group {
+ public:
+  virtual ~group() = default;
+  /// This rank's index in the group, and the number of members.
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// Collective: (*min)[i] and (*max)[i] over the members' mine[i], for i < n.
+  virtual portshmem_status_t min_max(const std::int64_t* mine, std::int64_t* min, std::int64_t* max, int n) = 0;
+  /// Collective: the members that pass one color >= 0 form a new group, ranked by key, ties by rank in this group; a
+  /// member that passes a negative color gets nullptr.
+  virtual portshmem_status_t split(int color, int key, std::unique_ptr<group>* out) = 0;
+  virtual portshmem_status_t barrier() = 0;
+};
 
 class bootstrap {
  public:
@@ -42,6 +59,8 @@ class bootstrap {
   /// Minimum and maximum of v over all ranks, and the ranks holding them (for mismatch messages).
   virtual portshmem_status_t min_max(std::uint64_t v, std::uint64_t* min, int* min_rank, std::uint64_t* max,
                                      int* max_rank) = 0;
+  /// Collective: a new group of every rank, ranked as here (the world team's).
+  virtual portshmem_status_t world_group(std::unique_ptr<group>* out) = 0;
 
  protected:
   /// The node tables, as the implementation fills them from the machine and split_nodes rewrites them.
@@ -66,5 +85,13 @@ std::string describe_pes(const std::vector<int>& pes);
 /// MPI bootstrap over a duplicate of comm (an MPI_Comm passed as void*, so this header does not need mpi.h).
 /// Initializes MPI first when owns_mpi; finalizes it on destruction then.
 portshmem_status_t make_mpi_bootstrap(const void* comm, bool init_mpi, std::unique_ptr<bootstrap>* out);
+
+/// The unique-ID bootstrap (src/bootstrap_tcp.cpp): TCP between the ranks, no MPI. make_unique_id opens this
+/// process's listening socket (kept until the bootstrap of rank 0 takes it over) and names it in *uid; every rank
+/// then calls make_tcp_bootstrap with the same uid and nranks, rank 0 in the process that made the ID. Connecting
+/// gives up after timeout_ns (0: never) naming the ranks that did not come.
+portshmem_status_t make_unique_id(portshmem_uniqueid_t* uid);
+portshmem_status_t make_tcp_bootstrap(const portshmem_uniqueid_t& uid, int rank, int nranks, std::uint64_t timeout_ns,
+                                      std::unique_ptr<bootstrap>* out);
 
 } // namespace portshmem::detail

@@ -25,6 +25,40 @@ std::string mpi_error_text(int code) {
     }                                                                                                                  \
   } while (0)
 
+/// A group over its own MPI communicator (errors returned as codes), freed with the group.
+class mpi_group final : public group {
+ public:
+  explicit mpi_group(MPI_Comm comm) : comm_(comm) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+  }
+  ~mpi_group() override { MPI_Comm_free(&comm_); }
+  mpi_group(const mpi_group&) = delete;
+  mpi_group& operator=(const mpi_group&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  portshmem_status_t min_max(const std::int64_t* mine, std::int64_t* min, std::int64_t* max, int n) override {
+    PORTSHMEM_MPI_CHECK(MPI_Allreduce(mine, min, n, MPI_INT64_T, MPI_MIN, comm_));
+    PORTSHMEM_MPI_CHECK(MPI_Allreduce(mine, max, n, MPI_INT64_T, MPI_MAX, comm_));
+    return PORTSHMEM_SUCCESS;
+  }
+  portshmem_status_t split(int color, int key, std::unique_ptr<group>* out) override {
+    MPI_Comm c = MPI_COMM_NULL;
+    PORTSHMEM_MPI_CHECK(MPI_Comm_split(comm_, color >= 0 ? color : MPI_UNDEFINED, key, &c));
+    out->reset(c == MPI_COMM_NULL ? nullptr : new mpi_group(c));
+    return PORTSHMEM_SUCCESS;
+  }
+  portshmem_status_t barrier() override {
+    PORTSHMEM_MPI_CHECK(MPI_Barrier(comm_));
+    return PORTSHMEM_SUCCESS;
+  }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 0;
+};
+
 class mpi_bootstrap final : public bootstrap {
  public:
   ~mpi_bootstrap() override {
@@ -115,6 +149,12 @@ class mpi_bootstrap final : public bootstrap {
     }
     *min = all[*min_rank];
     *max = all[*max_rank];
+    return PORTSHMEM_SUCCESS;
+  }
+  portshmem_status_t world_group(std::unique_ptr<group>* out) override {
+    MPI_Comm c = MPI_COMM_NULL;
+    PORTSHMEM_MPI_CHECK(MPI_Comm_dup(comm_, &c));
+    out->reset(new mpi_group(c));
     return PORTSHMEM_SUCCESS;
   }
 

@@ -27,6 +27,34 @@ typedef enum portshmem_transport {
 /** Collective: joins every process of MPI_COMM_WORLD (initializing MPI when the application has not), reserves and
  *  maps the symmetric heaps. portshmem_init_comm (portshmem/mpi.h) takes an application communicator instead. */
 portshmem_status_t portshmem_init(void);
+/** The unique-ID start, for jobs that mpirun does not launch (or that want no MPI): one process calls
+ *  portshmem_get_uniqueid and hands the bytes to every process by any means (a file, a socket, a framework's store,
+ *  MPI_Bcast); each calls portshmem_set_attr_uniqueid_args(rank, nranks, &uid, &attr) and then
+ *  portshmem_init_attr(PORTSHMEM_INIT_WITH_UNIQUEID, &attr). The PEs then talk over TCP (src/bootstrap_tcp.cpp). */
+#define PORTSHMEM_UNIQUE_ID_BYTES 128
+typedef struct portshmem_uniqueid {
+  unsigned char bytes[PORTSHMEM_UNIQUE_ID_BYTES];
+} portshmem_uniqueid_t;
+/** What portshmem_init_attr starts from. rank/nranks/uid: PORTSHMEM_INIT_WITH_UNIQUEID; mpi_comm (an MPI_Comm*):
+ *  PORTSHMEM_INIT_WITH_MPI_COMM. */
+typedef struct portshmem_init_attr {
+  int rank;
+  int nranks;
+  portshmem_uniqueid_t uid;
+  void* mpi_comm;
+} portshmem_init_attr_t;
+/** portshmem_init_attr's flags: exactly one. */
+enum { PORTSHMEM_INIT_WITH_MPI_COMM = 1u << 0, PORTSHMEM_INIT_WITH_UNIQUEID = 1u << 1 };
+/** Makes a unique ID naming a TCP listening socket of this process, which must then start as rank 0 (once: an ID
+ *  starts one job). The address is PORTSHMEM_BOOTSTRAP_ADDR's when set, else this host's first non-loopback IPv4
+ *  address (loopback when it has none). */
+portshmem_status_t portshmem_get_uniqueid(portshmem_uniqueid_t* uid);
+/** Fills attr for the unique-ID start: this process's rank in [0, nranks) and the job's ID. */
+portshmem_status_t portshmem_set_attr_uniqueid_args(int rank, int nranks, const portshmem_uniqueid_t* uid,
+                                                    portshmem_init_attr_t* attr);
+/** Collective: portshmem_init through the bootstrap flags names (PORTSHMEM_INIT_WITH_UNIQUEID: TCP between the
+ *  nranks processes, rank 0 the ID's maker; PORTSHMEM_INIT_WITH_MPI_COMM: portshmem_init_comm(*attr->mpi_comm)). */
+portshmem_status_t portshmem_init_attr(unsigned flags, portshmem_init_attr_t* attr);
 /** Collective: unmaps and frees everything init made; finalizes MPI only if portshmem_init initialized it. */
 portshmem_status_t portshmem_finalize(void);
 /** Whether init has completed and finalize has not. */

@@ -29,6 +29,16 @@ rocshmem_team_t ROCSHMEM_TEAM_SHARED = nullptr;
 namespace detail {
 namespace {
 
+/// Ends the job after a failure rocSHMEM's API has no status for: MPI_Abort where MPI runs; else (a unique-ID start
+/// without MPI) this process alone, whose closed bootstrap connections the other PEs see at their next collective.
+[[noreturn]] void abort_job() {
+  int up = 0, down = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  if (up && !down) MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
 std::mutex& registry_mutex() {
   static std::mutex m;
   return m;
@@ -52,12 +62,12 @@ void host_ops_setup() {
   if (host_ops_ready) return;
   if (!portshmem_initialized()) {
     std::fprintf(stderr, "rocSHMEM host RMA/AMO/wait called before rocshmem_init\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
   if (hipStreamCreateWithFlags(&host_stream, hipStreamNonBlocking) != hipSuccess ||
       hipMalloc(&staging, sizeof *staging) != hipSuccess) {
     std::fprintf(stderr, "rocSHMEM host operations: no GPU stream or memory for them\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
   host_ops_ready = true;
 }
@@ -74,25 +84,24 @@ void host_ops_teardown() {
 void wait_stream(const char* call) {
   if (hipStreamSynchronize(host_stream) != hipSuccess) {
     std::fprintf(stderr, "%s: the GPU stream failed\n", call);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
 }
 void copy_async(void* dst, const void* src, std::size_t bytes, decltype(hipMemcpyDefault) kind, const char* call) {
   if (hipMemcpyAsync(dst, src, bytes, kind, host_stream) != hipSuccess) {
     std::fprintf(stderr, "%s: a copy to or from the GPU failed\n", call);
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
 }
 void checked(portshmem_status_t s, const char* call) {
   if (s != PORTSHMEM_SUCCESS) { // the on-stream call logged why
     std::fprintf(stderr, "%s: %s\n", call, portshmem_status_string(s));
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
 }
 [[noreturn]] void fail(const char* call, const char* why) {
   std::fprintf(stderr, "%s: %s\n", call, why);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort(); // MPI_Abort does not return
+  abort_job();
 }
 
 // A team's device handle lives in GPU memory (host memory on the host platform), at the start of its team_object;
@@ -177,13 +186,13 @@ void after_init() {
   portshmem_ctx_t c;
   if (portshmem_get_ctx(&c) != PORTSHMEM_SUCCESS) {
     std::fprintf(stderr, "rocshmem_init: no device handle\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
   alltoallv_offsets = static_cast<std::uint64_t*>(portshmem_calloc(
       std::size_t(portshmem::detail::team_slot_count()) * std::size_t(portshmem_n_pes()), sizeof(std::uint64_t)));
   if (!alltoallv_offsets) {
     std::fprintf(stderr, "rocshmem_init: no symmetric memory for the teams' alltoallv offsets\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
   ROCSHMEM_TEAM_WORLD = make_team(PORTSHMEM_TEAM_WORLD);
   ROCSHMEM_TEAM_SHARED = make_team(PORTSHMEM_TEAM_SHARED);
@@ -196,7 +205,7 @@ void after_init() {
   if (hipMalloc(&device_ctx, sizeof c) != hipSuccess ||
       hipMemcpy(device_ctx, &c, sizeof c, hipMemcpyHostToDevice) != hipSuccess) {
     std::fprintf(stderr, "rocshmem_init: no device memory for the default context\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
 }
 
@@ -289,7 +298,7 @@ std::uint64_t amo(void* dest, int op, std::uint64_t value, std::uint64_t cond, s
   if (portshmem::detail::on_stream::launch_amo(c, dest, op, value, cond, bytes, pe, staging, host_stream) !=
       hipSuccess) {
     std::fprintf(stderr, "rocshmem AMO (host): the kernel launch failed\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort_job();
   }
   std::uint64_t old = 0;
   copy_async(&old, staging, sizeof old, hipMemcpyDeviceToHost, "rocshmem AMO (host)");
@@ -481,9 +490,41 @@ void rocshmem_init(MPI_Comm comm) {
       comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL ? portshmem_init() : portshmem_init_comm(comm);
   if (s != PORTSHMEM_SUCCESS) {
     std::fprintf(stderr, "rocshmem_init: %s\n", portshmem_status_string(s));
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    detail::abort_job();
   }
   detail::after_init();
+}
+
+int rocshmem_get_uniqueid(rocshmem_uniqueid_t* uid) {
+  if (!uid) return ROCSHMEM_ERROR;
+  portshmem_uniqueid_t id;
+  if (portshmem_get_uniqueid(&id) != PORTSHMEM_SUCCESS) return ROCSHMEM_ERROR;
+  std::memcpy(uid->data(), id.bytes, sizeof id.bytes);
+  return ROCSHMEM_SUCCESS;
+}
+
+int rocshmem_set_attr_uniqueid_args(int rank, int nranks, rocshmem_uniqueid_t* uid, rocshmem_init_attr_t* attr) {
+  if (!uid || !attr || nranks < 1 || rank < 0 || rank >= nranks) return ROCSHMEM_ERROR;
+  attr->rank = rank;
+  attr->nranks = nranks;
+  attr->uid = *uid;
+  return ROCSHMEM_SUCCESS;
+}
+
+int rocshmem_init_attr(unsigned int flags, rocshmem_init_attr_t* attr) {
+  if (!attr) return ROCSHMEM_ERROR;
+  portshmem::detail::heap_touched_by_host() = true; // as rocshmem_init
+  portshmem_init_attr_t a{};
+  a.rank = attr->rank;
+  a.nranks = attr->nranks;
+  std::memcpy(a.uid.bytes, attr->uid.data(), sizeof a.uid.bytes);
+  a.mpi_comm = attr->mpi_comm;
+  const unsigned native = flags == ROCSHMEM_INIT_WITH_UNIQUEID   ? PORTSHMEM_INIT_WITH_UNIQUEID
+                          : flags == ROCSHMEM_INIT_WITH_MPI_COMM ? PORTSHMEM_INIT_WITH_MPI_COMM
+                                                                 : 0u;
+  if (portshmem_init_attr(native, &a) != PORTSHMEM_SUCCESS) return ROCSHMEM_ERROR;
+  detail::after_init();
+  return ROCSHMEM_SUCCESS;
 }
 
 int rocshmem_init_thread(int /*requested*/, int* provided, MPI_Comm comm) {

@@ -128,14 +128,33 @@ void print_info(const runtime& rt) {
             text.c_str());
 }
 
+/// Which bootstrap a start uses: MPI over comm (MPI_COMM_WORLD when null; initialized here when init_mpi), or TCP from
+/// a unique ID when uid is set.
+struct start_how {
+  const void* comm = nullptr;
+  bool init_mpi = false;
+  const portshmem_init_attr_t* uid = nullptr;
+};
+
 /// Why this process cannot start portshmem now (checked before any MPI call, which could abort the job), or success.
-portshmem_status_t check_startable(const void* comm, const char* call) {
+portshmem_status_t check_startable(const start_how& how, const char* call) {
   if (g_finalized) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
                           "%s after portshmem_finalize: portshmem starts once per process (its MPI may be finalized "
                           "already); initialize once at the start and finalize once at the end",
                           call);
   }
+  if (how.uid) { // no MPI involved
+    const portshmem_init_attr_t& a = *how.uid;
+    if (a.nranks < 1 || a.rank < 0 || a.rank >= a.nranks) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
+                            "%s: rank %d of %d ranks is not a rank of the job (0 <= rank < nranks, nranks >= 1; "
+                            "portshmem_set_attr_uniqueid_args fills them)",
+                            call, a.rank, a.nranks);
+    }
+    return PORTSHMEM_SUCCESS;
+  }
+  const void* comm = how.comm;
   int mpi_finalized = 0;
   MPI_Finalized(&mpi_finalized);
   if (mpi_finalized) {
@@ -151,16 +170,20 @@ portshmem_status_t check_startable(const void* comm, const char* call) {
   return PORTSHMEM_SUCCESS;
 }
 
-portshmem_status_t start(const void* comm, bool init_mpi, const char* call) {
+portshmem_status_t start(const start_how& how, const char* call) {
   if (g_runtime.live) return PORTSHMEM_SUCCESS; // OpenSHMEM allows repeated init; the first one counts
-  if (auto s = check_startable(comm, call); s != PORTSHMEM_SUCCESS) return s;
+  if (auto s = check_startable(how, call); s != PORTSHMEM_SUCCESS) return s;
   auto rt = std::make_unique<runtime>();
   rt->cfg = default_config(); // kept when this PE's environment does not parse (load_config leaves it)
   std::string env_error;
   const portshmem_status_t parsed = load_config(process_env(), &rt->cfg, &env_error);
   if (parsed == PORTSHMEM_SUCCESS) log_set_level(rt->cfg.debug);
   // A bad value is not returned here: the other PEs would wait forever in the bootstrap for this one.
-  if (auto s = make_mpi_bootstrap(comm, init_mpi, &rt->boot); s != PORTSHMEM_SUCCESS) return s;
+  // The unique-ID start connects within PORTSHMEM_TIMEOUT (this PE's value: the job's is agreed on only afterwards).
+  const portshmem_status_t booted =
+      how.uid ? make_tcp_bootstrap(how.uid->uid, how.uid->rank, how.uid->nranks, rt->cfg.timeout_ns, &rt->boot)
+              : make_mpi_bootstrap(how.comm, how.init_mpi, &rt->boot);
+  if (booted != PORTSHMEM_SUCCESS) return booted;
   log_set_pe(rt->boot->rank());
   for (const std::string& name : unknown_env_names(environ)) {
     PORTSHMEM_LOG(warn, "%s is not a portshmem variable (misspelled? docs/env.md lists them); ignored", name.c_str());
@@ -249,11 +272,47 @@ extern "C" {
 portshmem_status_t portshmem_init(void) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  return start(nullptr, !initialized, "portshmem_init");
+  return start({nullptr, !initialized, nullptr}, "portshmem_init");
 }
 
 portshmem_status_t portshmem_init_comm(MPI_Comm comm) {
-  return start(&comm, false, "portshmem_init_comm");
+  return start({&comm, false, nullptr}, "portshmem_init_comm");
+}
+
+portshmem_status_t portshmem_get_uniqueid(portshmem_uniqueid_t* uid) {
+  if (!uid) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "portshmem_get_uniqueid: uid is NULL");
+  return make_unique_id(uid);
+}
+
+portshmem_status_t portshmem_set_attr_uniqueid_args(int rank, int nranks, const portshmem_uniqueid_t* uid,
+                                                    portshmem_init_attr_t* attr) {
+  if (!uid || !attr) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "portshmem_set_attr_uniqueid_args: %s is NULL",
+                          !uid ? "uid" : "attr");
+  }
+  if (nranks < 1 || rank < 0 || rank >= nranks) {
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
+                          "portshmem_set_attr_uniqueid_args: rank %d of %d ranks (0 <= rank < nranks, nranks >= 1)",
+                          rank, nranks);
+  }
+  attr->rank = rank;
+  attr->nranks = nranks;
+  attr->uid = *uid;
+  return PORTSHMEM_SUCCESS;
+}
+
+portshmem_status_t portshmem_init_attr(unsigned flags, portshmem_init_attr_t* attr) {
+  constexpr const char* call = "portshmem_init_attr";
+  if (!attr) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: attr is NULL", call);
+  if (flags == PORTSHMEM_INIT_WITH_UNIQUEID) return start({nullptr, false, attr}, call);
+  if (flags == PORTSHMEM_INIT_WITH_MPI_COMM) {
+    if (!attr->mpi_comm) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: attr->mpi_comm is NULL", call);
+    return start({attr->mpi_comm, false, nullptr}, call);
+  }
+  return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
+                        "%s: flags 0x%x name no start: pass PORTSHMEM_INIT_WITH_UNIQUEID or "
+                        "PORTSHMEM_INIT_WITH_MPI_COMM",
+                        call, flags);
 }
 
 portshmem_status_t portshmem_finalize(void) {

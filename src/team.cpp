@@ -31,21 +31,11 @@ struct membership {
   int start = 0, stride = 1, size = 0, my_index = -1;
 };
 
-MPI_Comm world_comm(const runtime& rt) {
-  return *static_cast<const MPI_Comm*>(rt.boot->mpi_comm());
-}
-
-portshmem_status_t mpi_failed(const char* call, const char* what, int rc) {
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  return PORTSHMEM_FAIL(PORTSHMEM_ERR_BOOTSTRAP, "%s: %s failed: %s", call, what, text);
-}
-
-/// The worst status of the PEs of comm (PORTSHMEM_ERR_BOOTSTRAP if even that cannot be learned).
-portshmem_status_t agree_on(MPI_Comm comm, portshmem_status_t mine) {
-  int worst = int(mine), mine_int = int(mine);
-  if (MPI_Allreduce(&mine_int, &worst, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) return PORTSHMEM_ERR_BOOTSTRAP;
+/// The worst status of the group's members (PORTSHMEM_ERR_BOOTSTRAP if even that cannot be learned).
+portshmem_status_t agree_on(group& g, portshmem_status_t mine) {
+  const std::int64_t v = mine;
+  std::int64_t lo = 0, worst = 0;
+  if (g.min_max(&v, &lo, &worst, 1) != PORTSHMEM_SUCCESS) return PORTSHMEM_ERR_BOOTSTRAP;
   return portshmem_status_t(worst);
 }
 
@@ -71,14 +61,14 @@ portshmem_status_t clear_slot(runtime& rt, const portshmem_team_handle_t& h, con
   return PORTSHMEM_SUCCESS;
 }
 
-/// Records a team this PE is a member of in slot, with its communicator (taken over).
-void record(runtime& rt, int slot, const membership& m, int world_start, int world_stride, MPI_Comm comm,
-            const portshmem_team_config_t& config) {
+/// Records a team this PE is a member of in slot, with its group.
+void record(runtime& rt, int slot, const membership& m, int world_start, int world_stride,
+            std::shared_ptr<group> members, const portshmem_team_config_t& config) {
   team_record& r = rt.teams.slots[std::size_t(slot)];
   r.live = true;
   r.handle = make_handle(rt.teams, slot, world_start, world_stride, m.size, m.my_index);
   r.config = config;
-  r.comm = comm;
+  r.members = std::move(members);
 }
 
 team_record* find(runtime* rt, portshmem_team_t team) {
@@ -92,15 +82,10 @@ team_record* find(runtime* rt, portshmem_team_t team) {
 portshmem_status_t split(runtime& rt, const team_record& parent, const char* call,
                          const std::vector<std::int64_t>& args, portshmem_status_t verdict, const membership& mine,
                          const portshmem_team_config_t& config, portshmem_team_t* out) {
-  const MPI_Comm pc = parent.comm;
+  group& pc = *parent.members;
   const int n = int(args.size());
   std::vector<std::int64_t> lo(args.size()), hi(args.size());
-  if (int rc = MPI_Allreduce(args.data(), lo.data(), n, MPI_INT64_T, MPI_MIN, pc); rc != MPI_SUCCESS) {
-    return mpi_failed(call, "comparing the arguments", rc);
-  }
-  if (int rc = MPI_Allreduce(args.data(), hi.data(), n, MPI_INT64_T, MPI_MAX, pc); rc != MPI_SUCCESS) {
-    return mpi_failed(call, "comparing the arguments", rc);
-  }
+  if (auto s = pc.min_max(args.data(), lo.data(), hi.data(), n); s != PORTSHMEM_SUCCESS) return s;
   if (lo != hi) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_MISMATCH,
                           "%s: the PEs of the parent team passed different arguments (every member must pass the "
@@ -108,11 +93,12 @@ portshmem_status_t split(runtime& rt, const team_record& parent, const char* cal
                           call);
   }
   if (verdict = agree_on(pc, verdict); verdict != PORTSHMEM_SUCCESS) return verdict; // logged where it was found
-  std::vector<unsigned char> used(rt.teams.slots.size()), used_anywhere(used.size());
+  // A slot is free when no member uses it: the maximum of the members' 0/1 flags.
+  std::vector<std::int64_t> used(rt.teams.slots.size()), unused_somewhere(used.size()), used_anywhere(used.size());
   for (std::size_t s = 0; s < used.size(); ++s) used[s] = rt.teams.slots[s].live ? 1 : 0;
-  if (int rc = MPI_Allreduce(used.data(), used_anywhere.data(), int(used.size()), MPI_UNSIGNED_CHAR, MPI_BOR, pc);
-      rc != MPI_SUCCESS) {
-    return mpi_failed(call, "choosing a team slot", rc);
+  if (auto s = pc.min_max(used.data(), unused_somewhere.data(), used_anywhere.data(), int(used.size()));
+      s != PORTSHMEM_SUCCESS) {
+    return s;
   }
   const auto free_slot = std::find(used_anywhere.begin(), used_anywhere.end(), 0);
   if (free_slot == used_anywhere.end()) {
@@ -122,20 +108,17 @@ portshmem_status_t split(runtime& rt, const team_record& parent, const char* cal
                           call, rt.teams.slots.size());
   }
   const int slot = int(free_slot - used_anywhere.begin());
-  MPI_Comm comm = MPI_COMM_NULL;
-  const int color = mine.size > 0 ? mine.start : MPI_UNDEFINED;
-  if (int rc = MPI_Comm_split(pc, color, std::max(mine.my_index, 0), &comm); rc != MPI_SUCCESS) {
-    return mpi_failed(call, "MPI_Comm_split for the new team", rc);
+  std::unique_ptr<group> members;
+  if (auto s = pc.split(mine.size > 0 ? mine.start : -1, std::max(mine.my_index, 0), &members);
+      s != PORTSHMEM_SUCCESS) {
+    return s;
   }
   const int pstart = parent.handle.start, pstride = parent.handle.stride;
   const portshmem_team_handle_t probe = make_handle(rt.teams, slot, 0, 1, 0, -1);
   portshmem_status_t status = mine.size > 0 ? clear_slot(rt, probe, call) : PORTSHMEM_SUCCESS;
-  if (status = agree_on(pc, status); status != PORTSHMEM_SUCCESS) {
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
-    return status;
-  }
+  if (status = agree_on(pc, status); status != PORTSHMEM_SUCCESS) return status;
   if (mine.size > 0) {
-    record(rt, slot, mine, pstart + mine.start * pstride, pstride * mine.stride, comm, config);
+    record(rt, slot, mine, pstart + mine.start * pstride, pstride * mine.stride, std::move(members), config);
     *out = slot;
   } else {
     *out = PORTSHMEM_TEAM_INVALID;
@@ -159,10 +142,6 @@ portshmem_status_t create_initial_teams(runtime& rt) {
   t.slot_bytes = team_slot_bytes(n, t.scratch_bytes);
   t.area_offset = rt.cfg.heap_size - team_area_bytes(n, rt.cfg.max_teams, t.scratch_bytes);
   t.slots.assign(std::size_t(rt.cfg.max_teams), team_record{});
-  if (!rt.boot->mpi_comm()) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_BOOTSTRAP, "teams need the MPI bootstrap (a portshmem bug)");
-  }
-  const MPI_Comm world = world_comm(rt);
   // Shared: this PE's node, when its PEs form an arithmetic progression (a handle holds start and stride); else this
   // PE alone, which OpenSHMEM allows. Nodes of consecutive ranks (mpirun's default placement) always qualify.
   const std::vector<int>& node = rt.boot->node_ranks();
@@ -176,22 +155,19 @@ portshmem_status_t create_initial_teams(runtime& rt) {
                   describe_pes(node).c_str());
     shared_m = {me, 1, 1, 0};
   }
-  MPI_Comm world_dup = MPI_COMM_NULL, shared = MPI_COMM_NULL;
-  if (int rc = MPI_Comm_dup(world, &world_dup); rc != MPI_SUCCESS)
-    return mpi_failed("portshmem_init", "MPI_Comm_dup", rc);
-  if (int rc = MPI_Comm_split(world, progression ? node[0] : n + me, me, &shared); rc != MPI_SUCCESS) {
-    MPI_Comm_free(&world_dup);
-    return mpi_failed("portshmem_init", "MPI_Comm_split for the shared team", rc);
-  }
+  std::unique_ptr<group> world, shared;
+  if (auto s = rt.boot->world_group(&world); s != PORTSHMEM_SUCCESS) return s;
+  if (auto s = world->split(progression ? node[0] : n + me, me, &shared); s != PORTSHMEM_SUCCESS) return s;
   // The heap is zeroed at creation: the two slots' words start clear.
-  record(rt, PORTSHMEM_TEAM_WORLD, world_m, 0, 1, world_dup, portshmem_team_config_t{1});
-  record(rt, PORTSHMEM_TEAM_SHARED, shared_m, shared_m.start, shared_m.stride, shared, portshmem_team_config_t{1});
+  record(rt, PORTSHMEM_TEAM_WORLD, world_m, 0, 1, std::move(world), portshmem_team_config_t{1});
+  record(rt, PORTSHMEM_TEAM_SHARED, shared_m, shared_m.start, shared_m.stride, std::move(shared),
+         portshmem_team_config_t{1});
   return PORTSHMEM_SUCCESS;
 }
 
 void release_teams(runtime& rt) {
   for (team_record& r : rt.teams.slots) {
-    if (r.comm != MPI_COMM_NULL) MPI_Comm_free(&r.comm);
+    r.members.reset();
     r.live = false;
   }
 }
@@ -313,7 +289,7 @@ portshmem_status_t portshmem_team_split_2d(portshmem_team_t parent, int xrange,
   s = split(*rt, parent_copy, call, args, PORTSHMEM_SUCCESS, ym, config_of(yaxis_config, yaxis_mask), yaxis_team);
   if (s != PORTSHMEM_SUCCESS) { // the x-axis team goes too: the call made nothing (collective over the same PEs)
     team_record& xr = rt->teams.slots[std::size_t(*xaxis_team)];
-    MPI_Comm_free(&xr.comm);
+    xr.members.reset();
     xr.live = false;
     *xaxis_team = PORTSHMEM_TEAM_INVALID;
   }
@@ -338,10 +314,8 @@ portshmem_status_t portshmem_team_destroy(portshmem_team_t team) {
   for (auto& link : rt->links) {
     if (auto s = link->quiet(); s != PORTSHMEM_SUCCESS && status == PORTSHMEM_SUCCESS) status = s;
   }
-  if (int rc = MPI_Barrier(r->comm); rc != MPI_SUCCESS && status == PORTSHMEM_SUCCESS) {
-    status = mpi_failed(call, "MPI_Barrier", rc);
-  }
-  MPI_Comm_free(&r->comm);
+  if (auto s = r->members->barrier(); s != PORTSHMEM_SUCCESS && status == PORTSHMEM_SUCCESS) status = s;
+  r->members.reset();
   r->live = false;
   return status;
 }
@@ -357,8 +331,7 @@ portshmem_status_t portshmem_team_sync(portshmem_team_t team) {
   if (hipDeviceSynchronize() != hipSuccess) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_GPU, "%s: device synchronization failed", call);
   }
-  if (int rc = MPI_Barrier(r->comm); rc != MPI_SUCCESS) return mpi_failed(call, "MPI_Barrier", rc);
-  return PORTSHMEM_SUCCESS;
+  return r->members->barrier();
 }
 
 } // extern "C"

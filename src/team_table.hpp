@@ -1,12 +1,12 @@
 // The host's record of the teams this PE belongs to (portshmem/team.h): one entry per slot of the reserved team area,
-// with the team's device handle and an MPI communicator of its members for the host-side team calls.
+// with the team's device handle and a bootstrap group of its members for the host-side team calls.
 #pragma once
 
-#include <mpi.h>
-
 #include <cstddef>
+#include <memory>
 #include <vector>
 
+#include "bootstrap.hpp"
 #include "portshmem/status.h"
 #include "portshmem/team.h"
 
@@ -18,7 +18,7 @@ struct team_record {
   bool live = false;
   portshmem_team_handle_t handle{};
   portshmem_team_config_t config{};
-  MPI_Comm comm = MPI_COMM_NULL; // the members, ranked by team index
+  std::shared_ptr<group> members; // ranked by team index (shared: records are copied while a split runs)
 };
 
 struct team_table {
@@ -37,7 +37,7 @@ int team_slot_count();
 /// Collective (init): lays out the team area and creates the world and shared teams.
 portshmem_status_t create_initial_teams(runtime& rt);
 
-/// Frees every team's communicator (finalize, or a failed init).
+/// Frees every team's group (finalize, or a failed init).
 void release_teams(runtime& rt);
 
 } // namespace portshmem::detail

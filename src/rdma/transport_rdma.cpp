@@ -66,6 +66,13 @@ portshmem_status_t pick_network(runtime& rt, rdma::network_kind* kind) {
   const portshmem_status_t s =
       rdma::choose_network(rt.cfg.rdma_net, rdma::ibverbs_built(), lo != 0, why_not, kind, &reason);
   if (s != PORTSHMEM_SUCCESS) return PORTSHMEM_FAIL(s, "%s", reason.c_str());
+  if (*kind == rdma::network_kind::mpi && !rt.boot->mpi_comm()) { // alike everywhere: every PE has one bootstrap kind
+    return PORTSHMEM_FAIL(PORTSHMEM_ERR_UNREACHABLE,
+                          "the RDMA transport would use the MPI network (%s), but this job started from a unique ID "
+                          "without MPI: it reaches PEs it cannot map only through ibverbs; start it with "
+                          "portshmem_init under mpirun instead",
+                          reason.c_str());
+  }
   if (rt.boot->rank() == 0) {
     PORTSHMEM_LOG(info, "RDMA transport: the %s network (%s)", *kind == rdma::network_kind::mpi ? "MPI" : "ibverbs",
                   reason.c_str());

@@ -3,7 +3,11 @@
 // are in detail/both.hpp.
 #pragma once
 
+#include <array>
+#include <cstdint>
+
 #include "portshmem/gpu_runtime.hpp" // hipModule_t, hipStream_t
+#include "portshmem/portshmem.h"     // PORTSHMEM_UNIQUE_ID_BYTES
 #include "rocshmem/detail/common.hpp"
 
 namespace rocshmem {
@@ -12,6 +16,28 @@ namespace rocshmem {
 /// translation unit's ROCSHMEM_CTX_DEFAULT and sets ROCSHMEM_TEAM_WORLD. Aborts the job if init fails (rocSHMEM's
 /// returns nothing either).
 void rocshmem_init(MPI_Comm comm = MPI_COMM_WORLD);
+/// rocSHMEM's unique-ID start (portshmem_get_uniqueid and portshmem_init_attr, portshmem.h): TCP between the
+/// processes, no MPI needed. The ID's bytes are portshmem's.
+#define ROCSHMEM_UNIQUE_ID_BYTES PORTSHMEM_UNIQUE_ID_BYTES
+using rocshmem_uniqueid_t = std::array<uint8_t, ROCSHMEM_UNIQUE_ID_BYTES>;
+struct rocshmem_init_attr_t {
+  int32_t rank;
+  int32_t nranks;
+  rocshmem_uniqueid_t uid;
+  void* mpi_comm; // an MPI_Comm*, for ROCSHMEM_INIT_WITH_MPI_COMM
+};
+/// rocshmem_init_attr's flags (one of them).
+enum rocshmem_init_attr_flags : unsigned int {
+  ROCSHMEM_INIT_WITH_MPI_COMM = 1u << 0,
+  ROCSHMEM_INIT_WITH_UNIQUEID = 1u << 1
+};
+/// Makes the job's ID (this process must then start as rank 0). ROCSHMEM_SUCCESS, or ROCSHMEM_ERROR (logged).
+int rocshmem_get_uniqueid(rocshmem_uniqueid_t* uid);
+/// Fills attr's rank, nranks and uid. ROCSHMEM_ERROR for a null pointer or a rank outside [0, nranks).
+int rocshmem_set_attr_uniqueid_args(int rank, int nranks, rocshmem_uniqueid_t* uid, rocshmem_init_attr_t* attr);
+/// Collective: starts portshmem from attr as flags says (portshmem_init_attr), then does what rocshmem_init does
+/// after it. Returns ROCSHMEM_SUCCESS, or ROCSHMEM_ERROR when the start failed (logged; nothing is left started).
+int rocshmem_init_attr(unsigned int flags, rocshmem_init_attr_t* attr);
 /// rocshmem_init; *provided = ROCSHMEM_THREAD_MULTIPLE (every portshmem call may be made from any thread). Returns 0.
 int rocshmem_init_thread(int requested, int* provided, MPI_Comm comm = MPI_COMM_WORLD);
 /// Collective: portshmem_finalize (after freeing the team handles).

@@ -1,5 +1,7 @@
 #include "env.hpp"
 
+#include <arpa/inet.h>
+
 #include <array>
 #include <charconv>
 #include <cstdlib>
@@ -149,6 +151,39 @@ const char* refusal_of(outcome result, const char* junk) {
   return result == outcome::ok ? nullptr : result == outcome::overflow ? "is too large" : junk;
 }
 
+} // namespace
+
+const char* read_bootstrap_address(std::string_view text, bootstrap_address& out) {
+  if (iequals(text, "auto")) {
+    out = bootstrap_address{};
+    return nullptr;
+  }
+  const std::size_t colon = text.find(':');
+  const std::string host(text.substr(0, colon));
+  bootstrap_address a;
+  a.automatic = false;
+  in_addr parsed{};
+  if (inet_pton(AF_INET, host.c_str(), &parsed) != 1) return "is not auto or an IPv4 address (A.B.C.D[:PORT])";
+  a.ipv4 = ntohl(parsed.s_addr);
+  if (colon != std::string_view::npos) {
+    if (const char* why = read_whole<std::uint16_t>(text.substr(colon + 1), 1, 65535, a.port, "has no port 1-65535")) {
+      return why;
+    }
+  }
+  out = a;
+  return nullptr;
+}
+
+std::string format_bootstrap_address(const bootstrap_address& a) {
+  if (a.automatic) return "auto";
+  char text[INET_ADDRSTRLEN] = {};
+  const in_addr addr{htonl(a.ipv4)};
+  inet_ntop(AF_INET, &addr, text, sizeof text);
+  return a.port ? std::string(text) + ":" + std::to_string(a.port) : std::string(text);
+}
+
+namespace {
+
 // The registry: the one place a variable is declared. docs/env.md mirrors it (a unit test keeps them in step).
 constexpr env_entry kRegistry[] = {
     {"PORTSHMEM_HEAP_SIZE", "size", "1G",
@@ -282,6 +317,10 @@ constexpr env_entry kRegistry[] = {
      },
      [](const config& c) { return format_size(c.team_scratch); },
      /*job_wide=*/true},
+    {"PORTSHMEM_BOOTSTRAP_ADDR", "address", "auto", "auto, an IPv4 address, or one with a port (10.0.0.2:5000)",
+     "Where the unique-ID start (portshmem_get_uniqueid) listens: auto is the host's first non-loopback IPv4 address.",
+     [](std::string_view text, config& out) { return read_bootstrap_address(text, out.bootstrap_addr); },
+     [](const config& c) { return format_bootstrap_address(c.bootstrap_addr); }},
 };
 
 // Quotes a user's value for a message: escapes quotes and control bytes, and cuts very long values short.

@@ -35,6 +35,19 @@ enum class heap_memory_choice { automatic, device, host };
 /// where the platform allows it; off: each heap where its mapping lands, reached through the per-PE table).
 enum class symmetric_range_choice { automatic, off };
 
+/// PORTSHMEM_BOOTSTRAP_ADDR: where the unique-ID start listens (automatic: the host's first non-loopback IPv4 address,
+/// any free port).
+struct bootstrap_address {
+  bool automatic = true;
+  std::uint32_t ipv4 = 0; ///< host byte order
+  std::uint16_t port = 0; ///< 0: any free port
+  bool operator==(const bootstrap_address&) const = default;
+};
+/// Parses "auto", "A.B.C.D" or "A.B.C.D:PORT" into out: nullptr, or why the text was refused ("is not ...").
+const char* read_bootstrap_address(std::string_view text, bootstrap_address& out);
+/// The spelling read_bootstrap_address accepts back ("auto", "10.0.0.2", "10.0.0.2:5000").
+std::string format_bootstrap_address(const bootstrap_address& a);
+
 /// The runtime's settings, one field per registered variable; default_config() gives the documented defaults.
 struct config {
   std::size_t heap_size;          ///< PORTSHMEM_HEAP_SIZE: symmetric heap bytes per PE
@@ -52,6 +65,7 @@ struct config {
   std::size_t team_scratch;       ///< PORTSHMEM_TEAM_SCRATCH: collective scratch bytes per team slot
   heap_memory_choice heap_memory; ///< PORTSHMEM_HEAP_MEMORY: device or host memory behind the heap (GPU platforms)
   symmetric_range_choice symmetric_range; ///< PORTSHMEM_SYMMETRIC_RANGE: one range for the node's heaps, or a table
+  bootstrap_address bootstrap_addr;       ///< PORTSHMEM_BOOTSTRAP_ADDR: the unique-ID start's listening address
   bool operator==(const config&) const = default;
 };
 

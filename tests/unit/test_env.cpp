@@ -343,8 +343,38 @@ TEST(Env, RegistryIsWellFormed) {
     EXPECT_EQ(entry.show(defaults), entry.default_value) << entry.name;
     EXPECT_EQ(detail::find_env_entry(entry.name), &entry);
   }
-  EXPECT_EQ(names.size(), 15u);
+  EXPECT_EQ(names.size(), 16u);
   EXPECT_EQ(detail::find_env_entry("PORTSHMEM_NOPE"), nullptr);
+}
+
+// PORTSHMEM_BOOTSTRAP_ADDR: auto, an IPv4 address, or one with a port; anything else refused with why.
+TEST(Env, BootstrapAddress) {
+  detail::bootstrap_address a;
+  ASSERT_EQ(detail::read_bootstrap_address("10.1.2.3", a), nullptr);
+  EXPECT_FALSE(a.automatic);
+  EXPECT_EQ(a.ipv4, 0x0a010203u);
+  EXPECT_EQ(a.port, 0);
+  EXPECT_EQ(detail::format_bootstrap_address(a), "10.1.2.3");
+  ASSERT_EQ(detail::read_bootstrap_address("127.0.0.1:5000", a), nullptr);
+  EXPECT_EQ(a.ipv4, 0x7f000001u);
+  EXPECT_EQ(a.port, 5000);
+  EXPECT_EQ(detail::format_bootstrap_address(a), "127.0.0.1:5000");
+  ASSERT_EQ(detail::read_bootstrap_address("AUTO", a), nullptr);
+  EXPECT_TRUE(a.automatic);
+  for (const char* bad : {"10.0.0", "host", "10.0.0.2:", "10.0.0.2:0", "10.0.0.2:70000", "10.0.0.2:5x", "::1"}) {
+    detail::bootstrap_address b;
+    EXPECT_NE(detail::read_bootstrap_address(bad, b), nullptr) << bad;
+    EXPECT_TRUE(b.automatic) << bad << " changed the value it refused";
+  }
+  config c{};
+  std::string error;
+  const char* env[][2] = {{"PORTSHMEM_BOOTSTRAP_ADDR", "192.168.7.1:7000"}};
+  ASSERT_EQ(detail::load_config(
+                [&](const char* name) -> const char* { return std::string(name) == env[0][0] ? env[0][1] : nullptr; },
+                &c, &error),
+            PORTSHMEM_SUCCESS)
+      << error;
+  EXPECT_EQ(detail::format_bootstrap_address(c.bootstrap_addr), "192.168.7.1:7000");
 }
 
 TEST(Env, DescribeConfigRoundTrips) {

@@ -108,6 +108,11 @@ if(PORTSHMEM_PLATFORM STREQUAL "host")
     set_tests_properties(compat_rocshmem_extras_np${_np} PROPERTIES TIMEOUT 300
                          ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
   endforeach()
+  # The same checks after rocSHMEM's unique-ID start (rocshmem_get_uniqueid, MPI_Bcast, rocshmem_init_attr).
+  add_test(NAME compat_rocshmem_extras_uid_np3
+           COMMAND ${PROJECT_SOURCE_DIR}/scripts/portshmem-run -np 3 $<TARGET_FILE:portshmem_compat_extras> uid)
+  set_tests_properties(compat_rocshmem_extras_uid_np3 PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "PORTSHMEM_HEAP_SIZE=64M;PORTSHMEM_TIMEOUT=60s")
 endif()
 
 # Every name with a host form (host RMA, AMOs, waits, tests; compat/host_cases.inc), called from host code on 2 and 4

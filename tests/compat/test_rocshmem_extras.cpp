@@ -3,8 +3,8 @@
 // ROCSHMEM_TEAM_WORLD/_SHARED in device code, and the host calls calloc, align, ROCSHMEM_TEAM_SHARED, team_split_2d,
 // team_get_config, team_sync, barrier(team), ctx_create/destroy, get_device_ctx, buffer_register/_unregister[_all],
 // hipmodule_init, dump_stats/reset_stats, info_get_name, vendor_get_version_info. Each case calls the name and checks
-// its effect on the host. Built as a HIP program by portshmem_add_hip_executable. Exit status: 0 when every check
-// passed on this PE.
+// its effect on the host. Built as a HIP program by portshmem_add_hip_executable. With `uid` as its argument it starts
+// through rocSHMEM's unique-ID calls instead of rocshmem_init. Exit status: 0 when every check passed on this PE.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -471,8 +471,31 @@ void host_calls() {
 
 } // namespace
 
-int main() {
-  rocshmem_init();
+/// rocshmem_init, or with `uid` (argv[1]) the unique-ID start as rocSHMEM programs write it: MPI carries rank 0's ID
+/// (MPI_Bcast) and nothing else. Returns whether this program initialized MPI (then it finalizes it last).
+bool start(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "uid") != 0) {
+    rocshmem_init();
+    return false;
+  }
+  MPI_Init(&argc, &argv);
+  int rank = 0, nranks = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  rocshmem_uniqueid_t uid{};
+  if (rank == 0 && rocshmem_get_uniqueid(&uid) != ROCSHMEM_SUCCESS) rocshmem_global_exit(1);
+  MPI_Bcast(uid.data(), int(uid.size()), MPI_BYTE, 0, MPI_COMM_WORLD);
+  rocshmem_init_attr_t attr{};
+  if (rocshmem_set_attr_uniqueid_args(rank, nranks, &uid, &attr) != ROCSHMEM_SUCCESS ||
+      rocshmem_init_attr(ROCSHMEM_INIT_WITH_UNIQUEID, &attr) != ROCSHMEM_SUCCESS) {
+    std::printf("rank %d: the unique-ID start failed\n", rank);
+    rocshmem_global_exit(1);
+  }
+  return true;
+}
+
+int main(int argc, char** argv) {
+  const bool own_mpi = start(argc, argv);
   me = rocshmem_my_pe();
   npes = rocshmem_n_pes();
   peer = (me + 1) % npes;
@@ -491,5 +514,6 @@ int main() {
   rocshmem_free(buf_a);
   std::printf("PE %d: %d of %d checks passed\n", me, cases - failures, cases);
   rocshmem_finalize();
+  if (own_mpi) MPI_Finalize();
   return failures == 0 ? 0 : 1;
 }

@@ -8,8 +8,9 @@
 #   address   ASan + UBSan (LeakSanitizer on) in build-asan
 #   thread    TSan in build-tsan
 #   all       both, one after the other
-# SANITIZE_TESTS (a ctest -R regex) replaces the default selection. Run time options and the suppressions (Open MPI
-# and other third-party libraries only, never portshmem code) are in tests/sanitizers/.
+# SANITIZE_TESTS (a ctest -R regex) replaces the default selection, SANITIZE_TARGETS (space-separated) the binaries
+# built for it. Run time options and the suppressions (Open MPI and other third-party libraries only, never portshmem
+# code) are in tests/sanitizers/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -24,13 +25,15 @@ esac
 
 scripts/install-deps.sh
 
-# What runs: one process (unit, fuzz replay, portshmem-info) and 2 PEs, plus the init scenarios (2 and 3 PEs, short).
+# What runs: one process (unit, fuzz replay, portshmem-info) and 2 PEs, plus the init scenarios (2 and 3 PEs, short)
+# and the unique-ID starts (1 to 5 PEs).
 default_tests='^(unit|mp_np2|mp_net_np2|mp_env_.*|mp_lifecycle_np2|mp_reinit_np2|mp_barrier_.*|mp_info_np2|'
-default_tests+='portshmem_info|fuzz_.*)$'
+default_tests+='uid_start_.*|portshmem_info|fuzz_.*)$'
 tests=${SANITIZE_TESTS:-$default_tests}
 # The binaries those tests run (nothing else is built: no examples, benchmarks, litmus runner or model).
 targets=(portshmem_unit_tests portshmem_mp_tests portshmem_mp_net_tests portshmem_mp_init_scenarios portshmem-info
-  fuzz_heap_allocator fuzz_env fuzz_config_agreement)
+  portshmem_uid_start fuzz_heap_allocator fuzz_env fuzz_config_agreement)
+if [ -n "${SANITIZE_TARGETS:-}" ]; then read -ra targets <<<"$SANITIZE_TARGETS"; fi
 supp=$root/tests/sanitizers
 # The first line of a report from any of the sanitizers.
 report_pattern='runtime error: |ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|WARNING: ThreadSanitizer'

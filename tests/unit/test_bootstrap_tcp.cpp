@@ -138,6 +138,15 @@ int everything(const portshmem_uniqueid_t& uid, int rank, int n) {
     CHILD_CHECK(allb[std::size_t(r) * big + big - 1] == pattern(r, big - 1));
   }
 
+  if (n == 2) { // more than loopback buffers in flight (4 MiB send + 32 MiB receive here): a blocking send deadlocks
+    const std::size_t huge = 64u << 20;
+    std::vector<unsigned char> hm(huge, (unsigned char)(rank + 1)), hall(2 * huge);
+    hm[huge - 1] = (unsigned char)(rank + 7);
+    CHILD_OK(b->allgather(hm.data(), hall.data(), huge));
+    CHILD_CHECK(hall[0] == 1 && hall[huge - 2] == 1 && hall[huge - 1] == 7);
+    CHILD_CHECK(hall[huge] == 2 && hall[2 * huge - 2] == 2 && hall[2 * huge - 1] == 8);
+  }
+
   for (int i = 0; i < 20; ++i) CHILD_OK(b->barrier());
 
   // min_max: the minimum on the middle rank, the maximum on the last.
@@ -253,6 +262,12 @@ TEST(BootstrapTcpFailures, BoundedBarrierLateRank) {
       CHILD_CHECK(late == std::vector<int>{1});
       CHILD_CHECK(log.lines.empty());
     }
+    // A world collective before the next bounded barrier: rank 1's late arrival reaches the others during it and
+    // must not be taken for its contribution.
+    const std::uint64_t mine = 40 + std::uint64_t(rank);
+    std::uint64_t all[3] = {};
+    CHILD_OK(b->allgather(&mine, all, sizeof mine));
+    CHILD_CHECK(all[0] == 40 && all[1] == 41 && all[2] == 42);
     CHILD_OK(b->bounded_barrier(5 * kSecond, &late));
     CHILD_OK(b->barrier());
     return 0;
@@ -260,7 +275,7 @@ TEST(BootstrapTcpFailures, BoundedBarrierLateRank) {
   EXPECT_EQ(codes, std::vector<int>(3, 0));
 }
 
-// Rank 2 leaves right after starting: the others' next barrier fails at once, naming it.
+// Rank 2 leaves right after starting: the others' next collective fails at once, naming it.
 TEST(BootstrapTcpFailures, RankExitsEarly) {
   const auto codes = run_ranks(3, [](const portshmem_uniqueid_t& uid, int rank) {
     std::unique_ptr<bootstrap> b;
@@ -268,7 +283,9 @@ TEST(BootstrapTcpFailures, RankExitsEarly) {
     if (rank == 2) _exit(0); // no destructor: as a crash would
     log_capture log;
     const auto t = clock_type::now();
-    CHILD_CHECK(b->barrier() == PORTSHMEM_ERR_BOOTSTRAP);
+    // Sending 8 MiB to a rank that is gone: the failing sends must not raise SIGPIPE.
+    std::vector<unsigned char> mine(8u << 20, 1), all(3 * mine.size());
+    CHILD_CHECK(b->allgather(mine.data(), all.data(), mine.size()) == PORTSHMEM_ERR_BOOTSTRAP);
     CHILD_CHECK(seconds_since(t) < 3);
     CHILD_CHECK(log.has("PE 2 closed its bootstrap connection (did it exit?)"));
     std::this_thread::sleep_for(std::chrono::milliseconds(300)); // so the other survivor sees rank 2 leave first
@@ -321,6 +338,26 @@ TEST(BootstrapTcpFailures, BadIdAndRank) {
   EXPECT_EQ(detail::make_tcp_bootstrap(uid, 2, 2, kSecond, &b), PORTSHMEM_ERR_INVALID_ARG);
   EXPECT_EQ(detail::make_tcp_bootstrap(uid, -1, 2, kSecond, &b), PORTSHMEM_ERR_INVALID_ARG);
   EXPECT_EQ(b, nullptr);
+}
+
+// A connection with another job's key (a stale ID's rank, say) is refused; the job's own ranks start anyway.
+TEST(BootstrapTcpFailures, ForeignKeyRefused) {
+  const auto codes = run_ranks(3, [](const portshmem_uniqueid_t& uid, int rank) {
+    std::unique_ptr<bootstrap> b;
+    if (rank == 2) { // the foreigner: this job's address, another key; it comes first
+      portshmem_uniqueid_t forged = uid;
+      forged.bytes[16] ^= 0x5a; // the job key
+      CHILD_CHECK(detail::make_tcp_bootstrap(forged, 1, 2, 3 * kSecond, &b) == PORTSHMEM_ERR_BOOTSTRAP);
+      return 0;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    log_capture log;
+    CHILD_OK(detail::make_tcp_bootstrap(uid, rank, 2, 5 * kSecond, &b));
+    CHILD_OK(b->barrier());
+    if (rank == 0) CHILD_CHECK(log.has("refused a connection that is not from a rank of this job"));
+    return 0;
+  });
+  EXPECT_EQ(codes, std::vector<int>(3, 0));
 }
 
 // Rank 0 must run in the process that made the ID: here one made in another process, and one replaced by a newer ID.

@@ -818,7 +818,7 @@ portshmem_status_t root_setup(unique_fd listener, std::uint64_t key, int nranks,
     if (s != PORTSHMEM_SUCCESS) return s;
     std::vector<unsigned char> hello;
     const time_point bound = std::min(deadline, later(clock_type::now(), kHelloBound));
-    bool ours = recv_frame(fd.get(), kHelloSeq, kMaxSetupFrame, bound, &hello) == PORTSHMEM_SUCCESS;
+    const bool ours = recv_frame(fd.get(), kHelloSeq, kMaxSetupFrame, bound, &hello) == PORTSHMEM_SUCCESS;
     reader r(hello.data(), hello.size());
     const std::uint64_t their_key = r.u64();
     const auto rank = std::int32_t(r.u32()), their_n = std::int32_t(r.u32());
@@ -868,10 +868,10 @@ portshmem_status_t root_setup(unique_fd listener, std::uint64_t key, int nranks,
   } else {
     w.str(why);
   }
-  // Every rank that connected is waiting to read this; a failing job's ranks get a short bound, being told is a
-  // courtesy.
+  // Every rank that connected is waiting to read this (as long as the ranks wait for it); a failing job's ranks get
+  // a short bound, being told is a courtesy.
   const time_point send_by =
-      verdict == PORTSHMEM_SUCCESS ? deadline : later(clock_type::now(), std::chrono::seconds(1));
+      verdict == PORTSHMEM_SUCCESS ? later(deadline, kGrace) : later(clock_type::now(), std::chrono::seconds(1));
   for (int r = 1; r < nranks; ++r) {
     if (fds[std::size_t(r)].get() < 0) continue;
     const portshmem_status_t s = send_frame(fds[std::size_t(r)].get(), kReplySeq, w.bytes(), send_by);
@@ -997,6 +997,11 @@ portshmem_status_t make_unique_id(portshmem_uniqueid_t* uid) {
   if (!uid) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "portshmem_get_uniqueid: uid is NULL");
   sockaddr_in addr{};
   if (auto s = choose_address(&addr); s != PORTSHMEM_SUCCESS) return s;
+  // One ID starts one job: an earlier, unused one dies here, first, so that a fixed port can be bound again.
+  id_listener& l = the_id_listener();
+  const std::lock_guard<std::mutex> lock(l.mutex);
+  if (l.fd >= 0) close(l.fd);
+  l.fd = -1;
   unique_fd fd;
   std::uint16_t port = 0;
   if (auto s = open_listener(addr, &fd, &port); s != PORTSHMEM_SUCCESS) return s;
@@ -1017,10 +1022,6 @@ portshmem_status_t make_unique_id(portshmem_uniqueid_t* uid) {
   w.u64(key);
   std::memset(uid->bytes, 0, sizeof uid->bytes);
   std::memcpy(uid->bytes, w.bytes().data(), w.bytes().size());
-
-  id_listener& l = the_id_listener();
-  const std::lock_guard<std::mutex> lock(l.mutex);
-  if (l.fd >= 0) close(l.fd); // one ID starts one job: an earlier, unused one dies here
   l.fd = fd.release();
   l.key = key;
   return PORTSHMEM_SUCCESS;

@@ -360,6 +360,35 @@ TEST(BootstrapTcpFailures, ForeignKeyRefused) {
   EXPECT_EQ(codes, std::vector<int>(3, 0));
 }
 
+// PORTSHMEM_BOOTSTRAP_ADDR picks the ID's address (and port when given); anything but IPv4[:port] is refused.
+TEST(BootstrapTcpFailures, AddressFromEnvironment) {
+  ASSERT_EQ(setenv("PORTSHMEM_BOOTSTRAP_ADDR", "127.0.0.1", 1), 0);
+  const auto codes = run_ranks(2, [](const portshmem_uniqueid_t& uid, int rank) {
+    CHILD_CHECK(uid.bytes[8] == 1 && uid.bytes[9] == 0 && uid.bytes[10] == 0 && uid.bytes[11] == 127); // 127.0.0.1
+    std::unique_ptr<bootstrap> b;
+    CHILD_OK(detail::make_tcp_bootstrap(uid, rank, 2, 5 * kSecond, &b));
+    CHILD_OK(b->barrier());
+    return 0;
+  });
+  EXPECT_EQ(codes, std::vector<int>(2, 0));
+  portshmem_uniqueid_t uid{};
+  for (const char* bad : {"localhost", "::1", "127.0.0.1:", "127.0.0.1:70000", "127.0.0.1:12x", "1.2.3"}) {
+    ASSERT_EQ(setenv("PORTSHMEM_BOOTSTRAP_ADDR", bad, 1), 0);
+    EXPECT_EQ(detail::make_unique_id(&uid), PORTSHMEM_ERR_ENV) << bad;
+  }
+  // A fixed port: the one of the ID made just before, which the new ID replaces.
+  ASSERT_EQ(setenv("PORTSHMEM_BOOTSTRAP_ADDR", "127.0.0.1:0", 1), 0);
+  ASSERT_EQ(detail::make_unique_id(&uid), PORTSHMEM_SUCCESS);
+  const int port = uid.bytes[12] | uid.bytes[13] << 8;
+  ASSERT_EQ(setenv("PORTSHMEM_BOOTSTRAP_ADDR", ("127.0.0.1:" + std::to_string(port)).c_str(), 1), 0);
+  portshmem_uniqueid_t fixed{};
+  ASSERT_EQ(detail::make_unique_id(&fixed), PORTSHMEM_SUCCESS);
+  EXPECT_EQ(fixed.bytes[12] | fixed.bytes[13] << 8, port);
+  std::unique_ptr<bootstrap> b;
+  EXPECT_EQ(detail::make_tcp_bootstrap(fixed, 0, 1, kSecond, &b), PORTSHMEM_SUCCESS);
+  ASSERT_EQ(unsetenv("PORTSHMEM_BOOTSTRAP_ADDR"), 0);
+}
+
 // Rank 0 must run in the process that made the ID: here one made in another process, and one replaced by a newer ID.
 TEST(BootstrapTcpFailures, RankZeroNotTheMaker) {
   int fds[2];

@@ -33,6 +33,7 @@
 #include <thread>
 #include <utility>
 
+#include "env.hpp"
 #include "log.hpp"
 
 namespace portshmem::detail {
@@ -327,27 +328,14 @@ portshmem_status_t recv_frame(int fd, std::uint64_t seq, std::size_t max, time_p
 /// interface that is up, else loopback (a single-host job). Port 0 lets the kernel choose.
 portshmem_status_t choose_address(sockaddr_in* out) {
   if (const char* env = std::getenv("PORTSHMEM_BOOTSTRAP_ADDR"); env && *env) {
-    const std::string text(env);
-    const auto colon = text.find(':');
-    const std::string host = text.substr(0, colon);
-    unsigned long port = 0;
-    bool ok = true;
-    if (colon != std::string::npos) {
-      const std::string digits = text.substr(colon + 1);
-      char* end = nullptr;
-      port = std::strtoul(digits.c_str(), &end, 10);
-      ok = !digits.empty() && *end == '\0' && digits.find_first_not_of("0123456789") == std::string::npos &&
-           port <= 65535;
+    bootstrap_address a; // parsed as init's registry parses it (src/env.cpp)
+    if (const char* why = read_bootstrap_address(env, a)) {
+      return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV, "PORTSHMEM_BOOTSTRAP_ADDR=\"%s\" %s", env, why);
     }
-    in_addr ip{};
-    if (!ok || inet_pton(AF_INET, host.c_str(), &ip) != 1) {
-      return PORTSHMEM_FAIL(PORTSHMEM_ERR_ENV,
-                            "PORTSHMEM_BOOTSTRAP_ADDR=%s is not an IPv4 address with an optional :port (IPv6 is not "
-                            "supported)",
-                            env);
+    if (!a.automatic) {
+      *out = make_address(a.ipv4, a.port);
+      return PORTSHMEM_SUCCESS;
     }
-    *out = make_address(ntohl(ip.s_addr), std::uint16_t(port));
-    return PORTSHMEM_SUCCESS;
   }
   *out = make_address(INADDR_LOOPBACK, 0);
   ifaddrs* list = nullptr;

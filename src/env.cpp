@@ -166,7 +166,7 @@ const char* read_bootstrap_address(std::string_view text, bootstrap_address& out
   if (inet_pton(AF_INET, host.c_str(), &parsed) != 1) return "is not auto or an IPv4 address (A.B.C.D[:PORT])";
   a.ipv4 = ntohl(parsed.s_addr);
   if (colon != std::string_view::npos) {
-    if (const char* why = read_whole<std::uint16_t>(text.substr(colon + 1), 1, 65535, a.port, "has no port 1-65535")) {
+    if (const char* why = read_whole<std::uint16_t>(text.substr(colon + 1), 0, 65535, a.port, "has no port 0-65535")) {
       return why;
     }
   }

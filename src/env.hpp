@@ -43,7 +43,8 @@ struct bootstrap_address {
   std::uint16_t port = 0; ///< 0: any free port
   bool operator==(const bootstrap_address&) const = default;
 };
-/// Parses "auto", "A.B.C.D" or "A.B.C.D:PORT" into out: nullptr, or why the text was refused ("is not ...").
+/// Parses "auto", "A.B.C.D" or "A.B.C.D:PORT" (PORT 0: any free port) into out: nullptr, or why the text was refused
+/// ("is not ...").
 const char* read_bootstrap_address(std::string_view text, bootstrap_address& out);
 /// The spelling read_bootstrap_address accepts back ("auto", "10.0.0.2", "10.0.0.2:5000").
 std::string format_bootstrap_address(const bootstrap_address& a);

@@ -144,16 +144,7 @@ portshmem_status_t check_startable(const start_how& how, const char* call) {
                           "already); initialize once at the start and finalize once at the end",
                           call);
   }
-  if (how.uid) { // no MPI involved
-    const portshmem_init_attr_t& a = *how.uid;
-    if (a.nranks < 1 || a.rank < 0 || a.rank >= a.nranks) {
-      return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG,
-                            "%s: rank %d of %d ranks is not a rank of the job (0 <= rank < nranks, nranks >= 1; "
-                            "portshmem_set_attr_uniqueid_args fills them)",
-                            call, a.rank, a.nranks);
-    }
-    return PORTSHMEM_SUCCESS;
-  }
+  if (how.uid) return PORTSHMEM_SUCCESS; // no MPI involved; the TCP bootstrap checks rank and nranks
   const void* comm = how.comm;
   int mpi_finalized = 0;
   MPI_Finalized(&mpi_finalized);

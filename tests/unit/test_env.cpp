@@ -359,9 +359,11 @@ TEST(Env, BootstrapAddress) {
   EXPECT_EQ(a.ipv4, 0x7f000001u);
   EXPECT_EQ(a.port, 5000);
   EXPECT_EQ(detail::format_bootstrap_address(a), "127.0.0.1:5000");
+  ASSERT_EQ(detail::read_bootstrap_address("127.0.0.1:0", a), nullptr); // any free port, as with no port
+  EXPECT_EQ(a.port, 0);
   ASSERT_EQ(detail::read_bootstrap_address("AUTO", a), nullptr);
   EXPECT_TRUE(a.automatic);
-  for (const char* bad : {"10.0.0", "host", "10.0.0.2:", "10.0.0.2:0", "10.0.0.2:70000", "10.0.0.2:5x", "::1"}) {
+  for (const char* bad : {"10.0.0", "host", "10.0.0.2:", "10.0.0.2:70000", "10.0.0.2:5x", "::1"}) {
     detail::bootstrap_address b;
     EXPECT_NE(detail::read_bootstrap_address(bad, b), nullptr) << bad;
     EXPECT_TRUE(b.automatic) << bad << " changed the value it refused";

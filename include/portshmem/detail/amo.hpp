@@ -73,18 +73,11 @@ PORTSHMEM_DEVICE bool proxy_word(const ctx& c, const T* addr, int pe, transport:
   return true;
 }
 
-/// The read-modify-write AMOs: Op on pe's copy of dest, returning the old value (T{} for a bad call). The type check
-/// is the table of Op's family: swap the extended types, add the standard ones, and/or/xor the bitwise ones. Fetch:
-/// whether the caller uses the old value (the non-fetching forms pass false: through the proxy they do not wait).
-template <rmw Op, class R, class T, bool Fetch = true>
-PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
-  if constexpr (Op == rmw::swap) {
-    check_amo_extended<T>();
-  } else if constexpr (Op == rmw::add) {
-    check_amo_standard<T>();
-  } else {
-    check_amo_bitwise<T>();
-  }
+/// The read-modify-write AMOs' full path: Op on pe's copy of dest, returning the old value (T{} for a bad call).
+/// Fetch: whether the caller uses the old value (the non-fetching forms pass false: through the proxy they do not
+/// wait).
+template <rmw Op, class R, class T, bool Fetch>
+PORTSHMEM_DEVICE T amo_rmw_full(const ctx& c, T* dest, T value, int pe) {
   if (transport::atomics_proxied(c)) {
     transport::proxy::target t;
     if (!proxy_word<R>(c, dest, pe, &t)) return T{};
@@ -95,10 +88,9 @@ PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
   return transport::ipc::fetch_modify<Op>(remote, value);
 }
 
-/// atomic_fetch's body.
+/// atomic_fetch's full path.
 template <class R, class T>
-PORTSHMEM_DEVICE T amo_fetch(const ctx& c, const T* source, int pe) {
-  check_amo_extended<T>();
+PORTSHMEM_DEVICE T amo_fetch_full(const ctx& c, const T* source, int pe) {
   if (transport::atomics_proxied(c)) {
     transport::proxy::target t;
     if (!proxy_word<R>(c, source, pe, &t)) return T{};
@@ -108,10 +100,9 @@ PORTSHMEM_DEVICE T amo_fetch(const ctx& c, const T* source, int pe) {
   return T{};
 }
 
-/// atomic_set's body.
+/// atomic_set's full path.
 template <class R, class T>
-PORTSHMEM_DEVICE void amo_set(const ctx& c, T* dest, T value, int pe) {
-  check_amo_extended<T>();
+PORTSHMEM_DEVICE void amo_set_full(const ctx& c, T* dest, T value, int pe) {
   if (transport::atomics_proxied(c)) {
     transport::proxy::target t;
     if (proxy_word<R>(c, dest, pe, &t)) transport::proxy::set_word(c, t, value, transport::mapped(c, pe));
@@ -120,10 +111,9 @@ PORTSHMEM_DEVICE void amo_set(const ctx& c, T* dest, T value, int pe) {
   if (T* remote = remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO)) transport::ipc::store_element(remote, value);
 }
 
-/// atomic_compare_swap's body.
+/// atomic_compare_swap's full path.
 template <class R, class T>
-PORTSHMEM_DEVICE T amo_compare_swap(const ctx& c, T* dest, T cond, T value, int pe) {
-  check_amo_standard<T>();
+PORTSHMEM_DEVICE T amo_compare_swap_full(const ctx& c, T* dest, T cond, T value, int pe) {
   if (transport::atomics_proxied(c)) {
     transport::proxy::target t;
     if (!proxy_word<R>(c, dest, pe, &t)) return T{};
@@ -132,6 +122,71 @@ PORTSHMEM_DEVICE T amo_compare_swap(const ctx& c, T* dest, T cond, T value, int 
   T* remote = remote_word<R>(c, dest, pe, PORTSHMEM_CALL_AMO);
   if (!remote) return T{};
   return transport::ipc::compare_swap(remote, cond, value);
+}
+
+// The bodies: the AMO directly on pe's copy where the handle shows the call good (transport::direct_word: also the
+// word's alignment), else the full path above.
+
+/// The read-modify-write AMOs' body. The type check is the table of Op's family: swap the extended types, add the
+/// standard ones, and/or/xor the bitwise ones.
+template <rmw Op, class R, class T, bool Fetch = true>
+PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
+  if constexpr (Op == rmw::swap) {
+    check_amo_extended<T>();
+  } else if constexpr (Op == rmw::add) {
+    check_amo_standard<T>();
+  } else {
+    check_amo_bitwise<T>();
+  }
+  if constexpr (transport::kDirectWords) {
+    T* const remote = transport::direct_word<true>(c, dest, pe);
+    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::fetch_modify<Op>(remote, value);
+    return transport::out_of_line([c, dest, value, pe] { return amo_rmw_full<Op, R, T, Fetch>(c, dest, value, pe); });
+  } else {
+    return amo_rmw_full<Op, R, T, Fetch>(c, dest, value, pe);
+  }
+}
+
+/// atomic_fetch's body.
+template <class R, class T>
+PORTSHMEM_DEVICE T amo_fetch(const ctx& c, const T* source, int pe) {
+  check_amo_extended<T>();
+  if constexpr (transport::kDirectWords) {
+    const T* const remote = transport::direct_word<true>(c, source, pe);
+    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::load_element(remote);
+    return transport::out_of_line([c, source, pe] { return amo_fetch_full<R>(c, source, pe); });
+  } else {
+    return amo_fetch_full<R>(c, source, pe);
+  }
+}
+
+/// atomic_set's body.
+template <class R, class T>
+PORTSHMEM_DEVICE void amo_set(const ctx& c, T* dest, T value, int pe) {
+  check_amo_extended<T>();
+  if constexpr (transport::kDirectWords) {
+    if (T* const remote = transport::direct_word<true>(c, dest, pe); __builtin_expect(remote != nullptr, 1)) {
+      transport::ipc::store_element(remote, value);
+    } else {
+      transport::out_of_line([c, dest, value, pe] { amo_set_full<R>(c, dest, value, pe); });
+    }
+  } else {
+    amo_set_full<R>(c, dest, value, pe);
+  }
+}
+
+/// atomic_compare_swap's body.
+template <class R, class T>
+PORTSHMEM_DEVICE T amo_compare_swap(const ctx& c, T* dest, T cond, T value, int pe) {
+  check_amo_standard<T>();
+  if constexpr (transport::kDirectWords) {
+    T* const remote = transport::direct_word<true>(c, dest, pe);
+    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::compare_swap(remote, cond, value);
+    return transport::out_of_line(
+        [c, dest, cond, value, pe] { return amo_compare_swap_full<R>(c, dest, cond, value, pe); });
+  } else {
+    return amo_compare_swap_full<R>(c, dest, cond, value, pe);
+  }
 }
 
 } // namespace portshmem::detail

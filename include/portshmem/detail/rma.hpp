@@ -152,12 +152,10 @@ PORTSHMEM_DEVICE std::size_t rma_bytes(std::size_t nelems) {
   return elems_bytes<T>(nelems);
 }
 
-/// p's body: one coherent store of value to pe's copy of dest.
+/// p's full path: dispatch, checks and the record of a bad call.
 template <class R, class T>
-PORTSHMEM_DEVICE void put_element(const ctx& c, T* dest, T value, int pe) {
-  check_rma_type<T>();
-  static_assert(mm::checked<R>); // p takes no qualifier: a scope or data path does not compile
-  if (misaligned<T>(dest)) {     // debug checks only: the one coherent store of T would fault on a GPU
+PORTSHMEM_DEVICE void put_element_full(const ctx& c, T* dest, T value, int pe) {
+  if (misaligned<T>(dest)) { // debug checks only: the one coherent store of T would fault on a GPU
     record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_P, pe, dest, sizeof(T));
     return;
   }
@@ -174,12 +172,10 @@ PORTSHMEM_DEVICE void put_element(const ctx& c, T* dest, T value, int pe) {
   }
 }
 
-/// g's body: one coherent load of pe's copy of src (T{} after recording a bad call).
+/// g's full path (T{} after recording a bad call).
 template <class R, class T>
-PORTSHMEM_DEVICE T get_element(const ctx& c, const T* src, int pe) {
-  check_rma_type<T>();
-  static_assert(mm::checked<R>); // g takes no qualifier
-  if (misaligned<T>(src)) {      // debug checks only
+PORTSHMEM_DEVICE T get_element_full(const ctx& c, const T* src, int pe) {
+  if (misaligned<T>(src)) { // debug checks only
     record_error(c, PORTSHMEM_ERR_INVALID_ARG, PORTSHMEM_CALL_G, pe, src, sizeof(T));
     return T{};
   }
@@ -195,6 +191,37 @@ PORTSHMEM_DEVICE T get_element(const ctx& c, const T* src, int pe) {
     return transport::ipc::load_element(remote);
   }
   return T{};
+}
+
+/// p's body: one coherent store of value to pe's copy of dest, directly where the handle shows the call good
+/// (transport::direct_word), else by the full path.
+template <class R, class T>
+PORTSHMEM_DEVICE void put_element(const ctx& c, T* dest, T value, int pe) {
+  check_rma_type<T>();
+  static_assert(mm::checked<R>); // p takes no qualifier: a scope or data path does not compile
+  if constexpr (transport::kDirectWords) {
+    if (T* const remote = transport::direct_word<false>(c, dest, pe); __builtin_expect(remote != nullptr, 1)) {
+      transport::ipc::store_element(remote, value);
+    } else {
+      transport::out_of_line([c, dest, value, pe] { put_element_full<R>(c, dest, value, pe); });
+    }
+  } else {
+    put_element_full<R>(c, dest, value, pe);
+  }
+}
+
+/// g's body: one coherent load of pe's copy of src (T{} after recording a bad call), directly as p's.
+template <class R, class T>
+PORTSHMEM_DEVICE T get_element(const ctx& c, const T* src, int pe) {
+  check_rma_type<T>();
+  static_assert(mm::checked<R>); // g takes no qualifier
+  if constexpr (transport::kDirectWords) {
+    const T* const remote = transport::direct_word<false>(c, src, pe);
+    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::load_element(remote);
+    return transport::out_of_line([c, src, pe] { return get_element_full<R>(c, src, pe); });
+  } else {
+    return get_element_full<R>(c, src, pe);
+  }
 }
 
 } // namespace portshmem::detail

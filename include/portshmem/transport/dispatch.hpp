@@ -12,7 +12,10 @@
 // later loads and stores to that PE come after them (transport/proxy.hpp, "delivered").
 #pragma once
 
+#include <cstdint>
+
 #include "portshmem/ctx.h"
+#include "portshmem/detail/checks.hpp"
 #include "portshmem/memory_model.hpp"
 #include "portshmem/transport/ipc.hpp"
 #include "portshmem/transport/proxy.hpp"
@@ -34,6 +37,39 @@ PORTSHMEM_DEVICE bool proxied(const portshmem_ctx_t& c, int pe) {
 /// proxied peers (see the top of this file).
 PORTSHMEM_DEVICE bool atomics_proxied(const portshmem_ctx_t& c) {
   return proxy::active(c);
+}
+
+/// Whether the one-word calls (p, g, the AMOs) have the direct path below: where the heaps can lie in one symmetric
+/// range, and not in debug-check builds, whose full path checks more.
+inline constexpr bool kDirectWords = PORTSHMEM_HAS_SYMMETRIC_RANGE && !PORTSHMEM_DEBUG_CHECKS;
+
+/// The direct path of a one-word call: pe's copy of the T at addr when the handle alone shows the call is good and
+/// takes the load/store path — the heaps in one symmetric range, no proxy, pe among the mapped PEs (who lie inside
+/// [0, n_pes)), [addr, addr + sizeof(T)) inside the heap's user part, addr aligned for T where Aligned —; nullptr
+/// otherwise, and the caller takes its full path, which dispatches, checks and records. Register arithmetic and no
+/// branch, so a good call costs a few instructions and one predicated access where the full path's tests cost three
+/// branch regions (docs/performance.md, "One-word calls").
+template <bool Aligned, class T>
+PORTSHMEM_DEVICE T* direct_word(const portshmem_ctx_t& c, const T* addr, int pe) {
+  if constexpr (!kDirectWords) {
+    return nullptr;
+  } else {
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(addr);
+    const std::uintptr_t offset = detail::heap_offset(c, addr);
+    const bool in_range = c.peer_stride != 0 && !proxy::active(c);
+    const bool mapped_pe = unsigned(pe) - unsigned(c.mapped_first) < unsigned(c.mapped_count);
+    const bool in_heap = offset < c.heap_size && c.heap_size - offset >= sizeof(T);
+    const bool aligned = !Aligned || at % sizeof(T) == 0;
+    const std::uintptr_t target = at + std::uintptr_t((std::int64_t(pe) - c.my_pe) * c.peer_stride);
+    return in_range & mapped_pe & in_heap & aligned ? reinterpret_cast<T*>(target) : nullptr;
+  }
+}
+
+/// Calls full() out of line where a direct path exists: a one-word call's full path, which its good calls skip, costs
+/// them a call site instead of its code and registers.
+template <class F>
+PORTSHMEM_DEVICE_COLD auto out_of_line(F full) {
+  return full();
 }
 
 /// A barrier arrival on pe's round-k counter, by whichever transport reaches pe (one writer per counter: the two

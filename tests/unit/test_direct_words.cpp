@@ -65,6 +65,16 @@ TEST(DirectWords, TheHeapsEdgesAreExact) {
   EXPECT_EQ(transport::direct_word<false>(w.c, &on_stack, 1), nullptr);
 }
 
+TEST(DirectWords, AHeapShorterThanTheWordTakesNone) {
+  range_world w;
+  w.c.heap_size = 4;
+  EXPECT_EQ(transport::direct_word<false>(w.c, reinterpret_cast<std::uint64_t*>(w.heap(0)), 1), nullptr);
+  EXPECT_NE(transport::direct_word<false>(w.c, reinterpret_cast<std::uint32_t*>(w.heap(0)), 1), nullptr);
+  EXPECT_EQ(transport::direct_word<false>(w.c, reinterpret_cast<std::uint32_t*>(w.heap(0) + 1), 1), nullptr);
+  w.c.heap_size = 0;
+  EXPECT_EQ(transport::direct_word<false>(w.c, w.heap(0), 1), nullptr);
+}
+
 TEST(DirectWords, OnlyMappedPesInRange) {
   range_world w;
   const auto* word = reinterpret_cast<std::uint64_t*>(w.heap(0) + 8);

@@ -56,12 +56,15 @@ PORTSHMEM_DEVICE T* direct_word(const portshmem_ctx_t& c, const T* addr, int pe)
   } else {
     const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(addr);
     const std::uintptr_t offset = detail::heap_offset(c, addr);
-    const bool in_range = c.peer_stride != 0 && !proxy::active(c);
+    // What depends on the handle alone (hoisted out of a caller's loop), then one comparison per call for the heap:
+    // with the heap at least one word long, offset <= heap_size - sizeof(T) holds exactly for a word inside it (an
+    // address below the heap wrapped offset around).
+    const bool handle_ok = c.peer_stride != 0 && !proxy::active(c) && c.heap_size >= sizeof(T);
     const bool mapped_pe = unsigned(pe) - unsigned(c.mapped_first) < unsigned(c.mapped_count);
-    const bool in_heap = offset < c.heap_size && c.heap_size - offset >= sizeof(T);
+    const bool in_heap = offset <= c.heap_size - sizeof(T);
     const bool aligned = !Aligned || at % sizeof(T) == 0;
     const std::uintptr_t target = at + std::uintptr_t((std::int64_t(pe) - c.my_pe) * c.peer_stride);
-    return in_range & mapped_pe & in_heap & aligned ? reinterpret_cast<T*>(target) : nullptr;
+    return handle_ok & mapped_pe & in_heap & aligned ? reinterpret_cast<T*>(target) : nullptr;
   }
 }
 

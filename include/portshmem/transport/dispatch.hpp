@@ -64,7 +64,7 @@ PORTSHMEM_DEVICE T* direct_word(const portshmem_ctx_t& c, const T* addr, int pe)
     const bool in_heap = offset <= c.heap_size - sizeof(T);
     const bool aligned = !Aligned || at % sizeof(T) == 0;
     const std::uintptr_t target = at + std::uintptr_t((std::int64_t(pe) - c.my_pe) * c.peer_stride);
-    return handle_ok & mapped_pe & in_heap & aligned ? reinterpret_cast<T*>(target) : nullptr;
+    return (handle_ok & mapped_pe & in_heap & aligned) ? reinterpret_cast<T*>(target) : nullptr;
   }
 }
 

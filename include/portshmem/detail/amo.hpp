@@ -138,55 +138,36 @@ PORTSHMEM_DEVICE T amo_rmw(const ctx& c, T* dest, T value, int pe) {
   } else {
     check_amo_bitwise<T>();
   }
-  if constexpr (transport::kDirectWords) {
-    T* const remote = transport::direct_word<true>(c, dest, pe);
-    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::fetch_modify<Op>(remote, value);
-    return transport::out_of_line([c, dest, value, pe] { return amo_rmw_full<Op, R, T, Fetch>(c, dest, value, pe); });
-  } else {
-    return amo_rmw_full<Op, R, T, Fetch>(c, dest, value, pe);
-  }
+  return transport::one_word<true>(
+      c, dest, pe, [value](T* remote) { return transport::ipc::fetch_modify<Op>(remote, value); },
+      [c, dest, value, pe] { return amo_rmw_full<Op, R, T, Fetch>(c, dest, value, pe); });
 }
 
 /// atomic_fetch's body.
 template <class R, class T>
 PORTSHMEM_DEVICE T amo_fetch(const ctx& c, const T* source, int pe) {
   check_amo_extended<T>();
-  if constexpr (transport::kDirectWords) {
-    const T* const remote = transport::direct_word<true>(c, source, pe);
-    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::load_element(remote);
-    return transport::out_of_line([c, source, pe] { return amo_fetch_full<R>(c, source, pe); });
-  } else {
-    return amo_fetch_full<R>(c, source, pe);
-  }
+  return transport::one_word<true>(
+      c, source, pe, [](const T* remote) { return transport::ipc::load_element(remote); },
+      [c, source, pe] { return amo_fetch_full<R>(c, source, pe); });
 }
 
 /// atomic_set's body.
 template <class R, class T>
 PORTSHMEM_DEVICE void amo_set(const ctx& c, T* dest, T value, int pe) {
   check_amo_extended<T>();
-  if constexpr (transport::kDirectWords) {
-    if (T* const remote = transport::direct_word<true>(c, dest, pe); __builtin_expect(remote != nullptr, 1)) {
-      transport::ipc::store_element(remote, value);
-    } else {
-      transport::out_of_line([c, dest, value, pe] { amo_set_full<R>(c, dest, value, pe); });
-    }
-  } else {
-    amo_set_full<R>(c, dest, value, pe);
-  }
+  transport::one_word<true>(
+      c, dest, pe, [value](T* remote) { transport::ipc::store_element(remote, value); },
+      [c, dest, value, pe] { amo_set_full<R>(c, dest, value, pe); });
 }
 
 /// atomic_compare_swap's body.
 template <class R, class T>
 PORTSHMEM_DEVICE T amo_compare_swap(const ctx& c, T* dest, T cond, T value, int pe) {
   check_amo_standard<T>();
-  if constexpr (transport::kDirectWords) {
-    T* const remote = transport::direct_word<true>(c, dest, pe);
-    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::compare_swap(remote, cond, value);
-    return transport::out_of_line(
-        [c, dest, cond, value, pe] { return amo_compare_swap_full<R>(c, dest, cond, value, pe); });
-  } else {
-    return amo_compare_swap_full<R>(c, dest, cond, value, pe);
-  }
+  return transport::one_word<true>(
+      c, dest, pe, [cond, value](T* remote) { return transport::ipc::compare_swap(remote, cond, value); },
+      [c, dest, cond, value, pe] { return amo_compare_swap_full<R>(c, dest, cond, value, pe); });
 }
 
 } // namespace portshmem::detail

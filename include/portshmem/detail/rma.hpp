@@ -199,15 +199,9 @@ template <class R, class T>
 PORTSHMEM_DEVICE void put_element(const ctx& c, T* dest, T value, int pe) {
   check_rma_type<T>();
   static_assert(mm::checked<R>); // p takes no qualifier: a scope or data path does not compile
-  if constexpr (transport::kDirectWords) {
-    if (T* const remote = transport::direct_word<false>(c, dest, pe); __builtin_expect(remote != nullptr, 1)) {
-      transport::ipc::store_element(remote, value);
-    } else {
-      transport::out_of_line([c, dest, value, pe] { put_element_full<R>(c, dest, value, pe); });
-    }
-  } else {
-    put_element_full<R>(c, dest, value, pe);
-  }
+  transport::one_word<false>(
+      c, dest, pe, [value](T* remote) { transport::ipc::store_element(remote, value); },
+      [c, dest, value, pe] { put_element_full<R>(c, dest, value, pe); });
 }
 
 /// g's body: one coherent load of pe's copy of src (T{} after recording a bad call), directly as p's.
@@ -215,13 +209,9 @@ template <class R, class T>
 PORTSHMEM_DEVICE T get_element(const ctx& c, const T* src, int pe) {
   check_rma_type<T>();
   static_assert(mm::checked<R>); // g takes no qualifier
-  if constexpr (transport::kDirectWords) {
-    const T* const remote = transport::direct_word<false>(c, src, pe);
-    if (__builtin_expect(remote != nullptr, 1)) return transport::ipc::load_element(remote);
-    return transport::out_of_line([c, src, pe] { return get_element_full<R>(c, src, pe); });
-  } else {
-    return get_element_full<R>(c, src, pe);
-  }
+  return transport::one_word<false>(
+      c, src, pe, [](const T* remote) { return transport::ipc::load_element(remote); },
+      [c, src, pe] { return get_element_full<R>(c, src, pe); });
 }
 
 } // namespace portshmem::detail

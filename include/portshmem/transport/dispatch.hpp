@@ -75,6 +75,19 @@ PORTSHMEM_DEVICE_COLD auto out_of_line(F full) {
   return full();
 }
 
+/// A one-word call's choreography: direct(remote) on pe's copy of addr where direct_word accepts the call, else full()
+/// — out of line where the direct path exists, inline where it does not (debug checks, AMD). Returns what they return.
+template <bool Aligned, class T, class Direct, class Full>
+PORTSHMEM_DEVICE auto one_word(const portshmem_ctx_t& c, T* addr, int pe, Direct direct, Full full) {
+  if constexpr (kDirectWords) {
+    T* const remote = direct_word<Aligned>(c, addr, pe);
+    if (__builtin_expect(remote != nullptr, 1)) return direct(remote);
+    return out_of_line(full);
+  } else {
+    return full();
+  }
+}
+
 /// A barrier arrival on pe's round-k counter, by whichever transport reaches pe (one writer per counter: the two
 /// transports never update one counter).
 template <class R>

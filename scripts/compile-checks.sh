@@ -2,8 +2,8 @@
 # Builds the GPU platforms on a machine without GPUs: nvidia (nvcc, sm_90) and amd (clang-19 with Debian's HIP
 # headers) — library, tests, examples and benchmarks; on amd all of it for gfx942 and the library alone for gfx90a too
 # (each offload target is a whole device compilation; the arch-specific lowering of both is what the ISA checks
-# compare) — then runs the ISA checks, which also fail
-# when docs/lowering.md or the cost table in docs/performance.md is stale, and the mutation test of those checks
+# compare) — then runs the ISA checks, which also fail when docs/lowering.md or the cost table in docs/performance.md
+# is stale, the code-size budgets of single calls (tests/isa/code_size.sh), and the mutation test of the ISA checks
 # (known-bad edits of the arch layer must each make a check fail). A missing toolchain is an error, never a silent
 # skip (the ISA scripts exit 77 for that, which fails this script too).
 set -euo pipefail
@@ -42,6 +42,7 @@ took "the RDMA-off build"
 echo "== ISA checks: arch primitives, then every call x qualifier (and docs/lowering.md is current)"
 tests/isa/check_arch.sh .
 tests/isa/check_api.sh . --check
+tests/isa/code_size.sh .
 took "the ISA checks"
 
 echo "== mutation test of the ISA checks: every known-bad edit of the arch layer must fail a check"

@@ -35,22 +35,9 @@ WORK=${KEEP_DIR:-$(mktemp -d /tmp/isa-work.XXXXXX)}
 mkdir -p "$WORK"
 [[ -n ${KEEP_DIR:-} ]] || trap 'rm -rf "$WORK"' EXIT
 
-config() {  # $WORK/<dir>/include/portshmem/config.h selecting one platform (what CMake generates from config.h.in)
-  mkdir -p "$WORK/$1/include/portshmem"
-  cat >"$WORK/$1/include/portshmem/config.h" <<EOF
-#ifndef PORTSHMEM_CONFIG_H
-#define PORTSHMEM_CONFIG_H
-#define PORTSHMEM_PLATFORM_HOST 0
-#define PORTSHMEM_PLATFORM_NVIDIA $2
-#define PORTSHMEM_PLATFORM_AMD $3
-#define PORTSHMEM_ENABLE_RDMA 1
-#define PORTSHMEM_VERSION_MAJOR 0
-#define PORTSHMEM_VERSION_MINOR 0
-#define PORTSHMEM_VERSION_PATCH 0
-#define PORTSHMEM_VERSION_STRING "0.0.0-isa"
-#endif
-EOF
-}
+# shellcheck source=tests/isa/config_h.sh
+. "$ROOT/tests/isa/config_h.sh"
+config() { isa_config_h "$WORK/$1/include/portshmem/config.h" "$2" "$3"; } # config DIR NVIDIA AMD
 
 # The compile lines (TOOLCHAINS.md), with the release lowering (no per-call debug table lookups). DEFS are shown in
 # docs/lowering.md as they are written here; the paths of this run are substituted when the command runs.

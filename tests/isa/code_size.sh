@@ -32,24 +32,10 @@ budgets=(
   "signal_wait_until 200 400"
 )
 
-for plat in nv amd; do
-  mkdir -p "$WORK/$plat/include/portshmem"
-  nv=0 amd=0
-  [[ $plat == nv ]] && nv=1 || amd=1
-  cat >"$WORK/$plat/include/portshmem/config.h" <<CFG
-#ifndef PORTSHMEM_CONFIG_H
-#define PORTSHMEM_CONFIG_H
-#define PORTSHMEM_PLATFORM_HOST 0
-#define PORTSHMEM_PLATFORM_NVIDIA $nv
-#define PORTSHMEM_PLATFORM_AMD $amd
-#define PORTSHMEM_ENABLE_RDMA 1
-#define PORTSHMEM_VERSION_MAJOR 0
-#define PORTSHMEM_VERSION_MINOR 0
-#define PORTSHMEM_VERSION_PATCH 0
-#define PORTSHMEM_VERSION_STRING "0.0.0-size"
-#endif
-CFG
-done
+# shellcheck source=tests/isa/config_h.sh
+. "$ROOT/tests/isa/config_h.sh"
+isa_config_h "$WORK/nv/include/portshmem/config.h" 1 0
+isa_config_h "$WORK/amd/include/portshmem/config.h" 0 1
 RES=$("$CLANG" -print-resource-dir)
 compile() { # index target: the output of size probe #index for the target
   local i=$1 t=$2

@@ -23,19 +23,9 @@ WORK=${KEEP_DIR:-$(mktemp -d /tmp/rocshmem-isa.XXXXXX)}
 mkdir -p "$WORK/include/portshmem"
 [[ -n ${KEEP_DIR:-} ]] || trap 'rm -rf "$WORK"' EXIT
 
-cat >"$WORK/include/portshmem/config.h" <<'CFG'
-#ifndef PORTSHMEM_CONFIG_H
-#define PORTSHMEM_CONFIG_H
-#define PORTSHMEM_PLATFORM_HOST 0
-#define PORTSHMEM_PLATFORM_NVIDIA 1
-#define PORTSHMEM_PLATFORM_AMD 0
-#define PORTSHMEM_ENABLE_RDMA 1
-#define PORTSHMEM_VERSION_MAJOR 0
-#define PORTSHMEM_VERSION_MINOR 0
-#define PORTSHMEM_VERSION_PATCH 0
-#define PORTSHMEM_VERSION_STRING "0.0.0-isa"
-#endif
-CFG
+# shellcheck source=tests/isa/config_h.sh
+. "$ROOT/tests/isa/config_h.sh"
+isa_config_h "$WORK/include/portshmem/config.h" 1 0
 
 # Pairs: explicit_<what> takes the handle as a parameter, compat_<what> uses the rocSHMEM name.
 cat >"$WORK/probe.cu" <<'PROBE'

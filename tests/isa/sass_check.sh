@@ -26,20 +26,9 @@ mkdir -p "$WORK"
 
 if [[ -z $CUBIN ]]; then
   command -v "$NVCC" >/dev/null || { echo "SKIP sass_check: no nvcc (or pass a cubin)" >&2; exit 77; }
-  mkdir -p "$WORK/include/portshmem"
-  cat >"$WORK/include/portshmem/config.h" <<'EOF'
-#ifndef PORTSHMEM_CONFIG_H
-#define PORTSHMEM_CONFIG_H
-#define PORTSHMEM_PLATFORM_HOST 0
-#define PORTSHMEM_PLATFORM_NVIDIA 1
-#define PORTSHMEM_PLATFORM_AMD 0
-#define PORTSHMEM_ENABLE_RDMA 1
-#define PORTSHMEM_VERSION_MAJOR 0
-#define PORTSHMEM_VERSION_MINOR 0
-#define PORTSHMEM_VERSION_PATCH 0
-#define PORTSHMEM_VERSION_STRING "0.0.0-isa"
-#endif
-EOF
+  # shellcheck source=tests/isa/config_h.sh
+  . "$ROOT/tests/isa/config_h.sh"
+  isa_config_h "$WORK/include/portshmem/config.h" 1 0
   CUBIN=$WORK/api_probe.cubin
   (cd "$ROOT" && "$NVCC" -arch=sm_90 -cubin -x cu -I"$WORK/include" -Iinclude -std=c++17 -O2 \
     -DPORTSHMEM_DEBUG_CHECKS=0 tests/isa/api_probe.cpp -o "$CUBIN") || { echo "FAIL sass_check: build" >&2; exit 1; }

@@ -76,8 +76,10 @@ for i in "${!budgets[@]}"; do
   nv_n=$(count "$WORK/$((i + 1)).sm_90" sm_90)
   amd_n=$(count "$WORK/$((i + 1)).gfx942" gfx942)
   printf '%-20s %10s %8s %10s %8s\n' "$name" "$nv_n" "$nv_budget" "$amd_n" "$amd_budget"
-  grep -q "void $name\b\|^$name:" "$WORK/$((i + 1)).sm_90" "$WORK/$((i + 1)).gfx942" ||
-    { echo "FAIL code_size: kernel $name not found in probe $((i + 1))" >&2; failed=1; }
+  for t in sm_90 gfx942; do # each output must hold the kernel the row names (the list and the probe agree)
+    grep -qE "^\.visible \.entry $name\(|^$name:" "$WORK/$((i + 1)).$t" ||
+      { echo "FAIL code_size: kernel $name not found in the $t output of probe $((i + 1))" >&2; failed=1; }
+  done
   ((nv_n <= nv_budget)) || { echo "FAIL code_size: $name is $nv_n PTX instructions, budget $nv_budget" >&2; failed=1; }
   ((amd_n <= amd_budget)) || { echo "FAIL code_size: $name is $amd_n gfx942 instructions, budget $amd_budget" >&2; failed=1; }
 done

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace portshmem::arch::host {
@@ -90,11 +91,25 @@ inline constexpr unsigned kWaveSize = 8;
 /// blocks when resources free up (so, as on a GPU, blocks of one kernel must not wait for each other).
 inline constexpr unsigned kMaxConcurrentThreads = 512;
 
+/// A kernel body as run_grid takes it: the caller's callable, by reference, and the function that calls it. So
+/// run_grid (threads, barriers, containers) is compiled once per translation unit, not once per kernel launched: as a
+/// template it made a file of many launches minutes slower to build (tests/compat/test_rocshmem_names.cpp).
+class body_ref {
+ public:
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, body_ref>>>
+  body_ref(const F& f) : callable_(&f), call_([](const void* c) { (*static_cast<const F*>(c))(); }) {}
+  void operator()() const { call_(callable_); }
+
+ private:
+  const void* callable_;
+  void (*call_)(const void*);
+};
+
 /// Runs body() on blocks x threads CPU threads, each seeing its own thread_info; returns when all have finished:
 /// true, or false when a thread trapped (unwound with kernel_trapped), which stops the grid: its other threads unwind
-/// at their next block or wave barrier or paused poll (arch::spin_pause), and blocks not started yet never run.
-template <class Body>
-bool run_grid(unsigned blocks, unsigned threads, const Body& body) {
+/// at their next block or wave barrier or paused poll (arch::spin_pause), and blocks not started yet never run. The
+/// callable body refers to must outlive the call (a lambda written in the call does).
+inline bool run_grid(unsigned blocks, unsigned threads, body_ref body) {
   if (blocks == 0 || threads == 0) return true;
   std::atomic<bool> stopped{false};
   const unsigned per_batch = std::max(1u, kMaxConcurrentThreads / threads);

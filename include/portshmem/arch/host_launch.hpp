@@ -105,6 +105,37 @@ class body_ref {
   void (*call_)(const void*);
 };
 
+/// One batch of a launch's blocks: their barriers and the grid's stop flag.
+struct grid_batch {
+  std::atomic<bool>* stopped;
+  std::deque<barrier> block_barriers; // deque: barriers cannot move
+  std::deque<barrier> wave_barriers;
+  /// Stops the grid (a thread trapped): waiting threads wake up and unwind.
+  void stop() {
+    if (stopped->exchange(true)) return;
+    for (auto& b : block_barriers) b.wake();
+    for (auto& b : wave_barriers) b.wake();
+  }
+};
+
+/// What each CPU thread of a launch runs. A plain function, not a lambda of run_grid: std::thread's state for it is
+/// then a type every module shares harmlessly (it calls the pointer it was given), whereas a lambda's would be one type
+/// in the application and in libportshmem, and the loader would bind the library's launches to the application's copy
+/// (which sets the application's current_thread, not the hidden one of the library's kernels).
+inline void run_grid_thread(grid_batch* batch, const thread_info* info, body_ref body) {
+  current_thread = info;
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+  try {
+    body();
+  } catch (const kernel_trapped&) {
+    batch->stop();
+  }
+#else
+  body();
+#endif
+  current_thread = nullptr;
+}
+
 /// Runs body() on blocks x threads CPU threads, each seeing its own thread_info; returns when all have finished:
 /// true, or false when a thread trapped (unwound with kernel_trapped), which stops the grid: its other threads unwind
 /// at their next block or wave barrier or paused poll (arch::spin_pause), and blocks not started yet never run. The
@@ -113,26 +144,20 @@ inline bool run_grid(unsigned blocks, unsigned threads, body_ref body) {
   if (blocks == 0 || threads == 0) return true;
   std::atomic<bool> stopped{false};
   const unsigned per_batch = std::max(1u, kMaxConcurrentThreads / threads);
+  const unsigned waves = (threads + kWaveSize - 1) / kWaveSize;
   for (unsigned first = 0; first < blocks && !stopped.load(); first += per_batch) {
-    const unsigned batch = std::min(per_batch, blocks - first);
-    std::deque<barrier> block_barriers; // deque: barriers cannot move
-    const unsigned waves = (threads + kWaveSize - 1) / kWaveSize;
-    std::deque<barrier> wave_barriers;
-    for (unsigned b = 0; b < batch; ++b) {
-      block_barriers.emplace_back(threads, &stopped);
+    const unsigned count = std::min(per_batch, blocks - first);
+    grid_batch batch{&stopped, {}, {}};
+    for (unsigned b = 0; b < count; ++b) {
+      batch.block_barriers.emplace_back(threads, &stopped);
       for (unsigned w = 0; w < waves; ++w) {
-        wave_barriers.emplace_back(std::min(kWaveSize, threads - w * kWaveSize), &stopped);
+        batch.wave_barriers.emplace_back(std::min(kWaveSize, threads - w * kWaveSize), &stopped);
       }
     }
-    const auto stop = [&] {
-      if (stopped.exchange(true)) return;
-      for (auto& b : block_barriers) b.wake();
-      for (auto& b : wave_barriers) b.wake();
-    };
-    std::vector<thread_info> infos(batch * threads);
+    std::vector<thread_info> infos(count * threads);
     std::vector<std::thread> workers;
     workers.reserve(infos.size());
-    for (unsigned b = 0; b < batch; ++b) {
+    for (unsigned b = 0; b < count; ++b) {
       for (unsigned t = 0; t < threads; ++t) {
         const unsigned w = t / kWaveSize;
         infos[b * threads + t] = {t,
@@ -140,23 +165,11 @@ inline bool run_grid(unsigned blocks, unsigned threads, body_ref body) {
                                   first + b,
                                   blocks,
                                   kWaveSize,
-                                  &block_barriers[b],
-                                  &wave_barriers[b * waves + w],
+                                  &batch.block_barriers[b],
+                                  &batch.wave_barriers[b * waves + w],
                                   std::min(kWaveSize, threads - w * kWaveSize),
                                   &stopped};
-        workers.emplace_back([&, info = &infos[b * threads + t]] {
-          current_thread = info;
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-          try {
-            body();
-          } catch (const kernel_trapped&) {
-            stop();
-          }
-#else
-          body();
-#endif
-          current_thread = nullptr;
-        });
+        workers.emplace_back(run_grid_thread, &batch, &infos[b * threads + t], body);
       }
     }
     for (auto& w : workers) w.join();

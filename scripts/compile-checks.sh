@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# Builds the GPU platforms on a machine without GPUs — nvidia (nvcc, sm_90): library, tests but the litmus runner,
-# examples, benchmarks and workloads; amd (clang-19 with Debian's HIP headers): library, examples, benchmarks and
-# workloads for gfx942, the library for gfx90a (each offload target is a whole device compilation; the arch-specific
-# lowering of both is what the ISA checks compare) — then runs the ISA checks, which also fail when docs/lowering.md
-# or the cost table in docs/performance.md is stale, the code-size budgets of single calls (tests/isa/code_size.sh),
-# and the mutation test of the ISA checks (known-bad edits of the arch layer must each make a check fail). A missing
-# toolchain is an error, never a silent skip (the ISA scripts exit 77 for that, which fails this script too).
+# Builds the GPU platforms on a machine without GPUs — nvidia (nvcc, sm_90) and amd (clang-19 with Debian's HIP
+# headers, gfx942): library, examples, benchmarks and workloads; amd's library for gfx90a too (each offload target is
+# a whole device compilation; the arch-specific lowering of both is what the ISA checks compare) — then runs the ISA
+# checks, which also fail when docs/lowering.md or the cost table in docs/performance.md is stale, the code-size
+# budgets of single calls (tests/isa/code_size.sh), and the mutation test of the ISA checks (known-bad edits of the
+# arch layer must each make a check fail). A missing toolchain is an error, never a silent skip (the ISA scripts exit
+# 77 for that, which fails this script too).
 #
-# AMD_TESTS=ON builds amd's test suites too (about 10 minutes more on two cores): CI leaves them out for its time
-# limit — nvcc is the stricter device compiler of the two and builds the same sources, and nothing runs them here —
-# so run it before landing a change to device code that only the amd platform compiles. NVIDIA_LITMUS_RUNNER=ON builds
-# the litmus runner for nvidia too (tests/CMakeLists.txt says why CI leaves it out).
+# NVIDIA_TESTS=ON and AMD_TESTS=ON build that platform's tests too (nvidia about 10 minutes more on two cores, amd
+# about 8). CI leaves them out for its time limit: on nvidia they are built wherever they run (the GPU machine, by
+# scripts/test.sh), on amd nothing runs them. Run them before landing a change to test code only a GPU build compiles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --amd
@@ -20,9 +19,9 @@ nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
 start=$SECONDS
 took() { echo "compile-checks: $1 took $((SECONDS - start)) s"; start=$SECONDS; }
 # Release: these builds are compile checks (nothing here runs them), and debug info is a fifth of a device compile.
-echo "== nvidia platform (nvcc sm_90)"
+echo "== nvidia platform (nvcc sm_90): library, examples, benchmarks and workloads (tests: ${NVIDIA_TESTS:-OFF})"
 cmake -S . -B build-nvidia -G Ninja -DPORTSHMEM_PLATFORM=nvidia -DCMAKE_CUDA_COMPILER="$nvcc" \
-  -DCMAKE_BUILD_TYPE=Release -DPORTSHMEM_LITMUS_RUNNER="${NVIDIA_LITMUS_RUNNER:-OFF}" >/dev/null
+  -DCMAKE_BUILD_TYPE=Release -DPORTSHMEM_BUILD_TESTS="${NVIDIA_TESTS:-OFF}" >/dev/null
 cmake --build build-nvidia
 took "the nvidia build"
 

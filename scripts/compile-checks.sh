@@ -19,15 +19,16 @@ nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
 start=$SECONDS
 took() { echo "compile-checks: $1 took $((SECONDS - start)) s"; start=$SECONDS; }
 # Release: these builds are compile checks (nothing here runs them), and debug info is a fifth of a device compile.
-echo "== nvidia platform (nvcc sm_90): library, examples, benchmarks and workloads (tests: ${NVIDIA_TESTS:-OFF})"
+nvidia_tests=${NVIDIA_TESTS:-OFF}
+amd_tests=${AMD_TESTS:-OFF}
+echo "== nvidia platform (nvcc sm_90): library, examples, benchmarks and workloads (tests: $nvidia_tests)"
 cmake -S . -B build-nvidia -G Ninja -DPORTSHMEM_PLATFORM=nvidia -DCMAKE_CUDA_COMPILER="$nvcc" \
-  -DCMAKE_BUILD_TYPE=Release -DPORTSHMEM_BUILD_TESTS="${NVIDIA_TESTS:-OFF}" >/dev/null
+  -DCMAKE_BUILD_TYPE=Release -DPORTSHMEM_BUILD_TESTS="$nvidia_tests" >/dev/null
 cmake --build build-nvidia
 took "the nvidia build"
 
 amd=(-G Ninja -DPORTSHMEM_PLATFORM=amd -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
   -DCMAKE_BUILD_TYPE=Release)
-amd_tests=${AMD_TESTS:-OFF}
 echo "== amd platform (clang-19): library, examples, benchmarks and workloads for gfx942 (tests: $amd_tests)"
 cmake -S . -B build-amd "${amd[@]}" -DPORTSHMEM_AMD_ARCHS=gfx942 -DPORTSHMEM_BUILD_TESTS="$amd_tests" >/dev/null
 cmake --build build-amd

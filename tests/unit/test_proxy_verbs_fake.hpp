@@ -232,11 +232,13 @@ class fabric {
     return 0;
   }
   ibv_mr* reg_mr(ibv_pd* pd, void* addr, std::size_t length, int access) {
-    return add_mr(pd, static_cast<char*>(addr), std::uint64_t(std::uintptr_t(addr)), length, access, -1);
+    std::lock_guard<std::mutex> lock(m_);
+    return &add_mr(pd, static_cast<char*>(addr), std::uint64_t(std::uintptr_t(addr)), length, access, -1)->mr;
   }
   ibv_mr* reg_dmabuf_mr(ibv_pd* pd, std::uint64_t offset, std::size_t length, std::uint64_t iova, int fd, int access) {
     // No dma-buf here: the test's "GPU heap" is host memory at iova, and offset is recorded.
-    mr_rec* r = rec(add_mr(pd, reinterpret_cast<char*>(iova), iova, length, access, fd));
+    std::lock_guard<std::mutex> lock(m_);
+    mr_rec* r = add_mr(pd, reinterpret_cast<char*>(iova), iova, length, access, fd);
     r->mr.handle = std::uint32_t(offset);
     return &r->mr;
   }
@@ -295,13 +297,8 @@ class fabric {
       if (&q->qp == qp) return q.get();
     return nullptr;
   }
-  mr_rec* rec(ibv_mr* mr) {
-    for (auto& r : mrs_)
-      if (&r->mr == mr) return r.get();
-    return nullptr;
-  }
-  ibv_mr* add_mr(ibv_pd* pd, char* memory, std::uint64_t iova, std::size_t length, int access, int fd) {
-    std::lock_guard<std::mutex> lock(m_);
+  /// A new memory region's record (m_ held: the ranks' threads register at once).
+  mr_rec* add_mr(ibv_pd* pd, char* memory, std::uint64_t iova, std::size_t length, int access, int fd) {
     auto r = std::make_unique<mr_rec>();
     r->mr.pd = pd;
     r->mr.context = pd->context;
@@ -315,7 +312,7 @@ class fabric {
     r->access = access;
     r->dmabuf_fd = fd;
     mrs_.push_back(std::move(r));
-    return &mrs_.back()->mr;
+    return mrs_.back().get();
   }
   /// The memory of [addr, addr + len) under key (an rkey when remote) in pd, with access; null if not allowed.
   char* resolve(ibv_pd* pd, std::uint32_t key, bool remote, std::uint64_t addr, std::size_t len, int access) {

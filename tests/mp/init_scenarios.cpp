@@ -14,6 +14,8 @@
 
 #include <portshmem/mpi.h>
 #include <portshmem/portshmem.h>
+#include <portshmem/stream.h>
+#include <portshmem/team.h>
 
 #include "log.hpp" // the runtime's log sink: the scenarios check the lines a user would read
 
@@ -89,10 +91,43 @@ void init_fails(int argc, char** argv) {
   }
 }
 
-/// The application owns MPI: init_comm(MPI_COMM_NULL) is refused, and so is init after finalize; MPI survives both.
+/// One host call made while portshmem is not running: it must return PORTSHMEM_ERR_NOT_INITIALIZED (as the status, or
+/// as portshmem_last_status() where it returns a pointer) and log exactly one error line naming itself.
+void expect_not_initialized(const std::string& call, portshmem_status_t got, const std::string& when) {
+  check_status(got, PORTSHMEM_ERR_NOT_INITIALIZED, call + " " + when);
+  const auto errors = lines_with(" ERROR ");
+  check(errors.size() == 1 && errors[0].find(call) != std::string::npos,
+        call + " " + when + ": one error line naming the call expected, got " + std::to_string(errors.size()));
+  clear_lines();
+}
+
+/// Every kind of host call (query, collective, allocation, free, handle, error check, pointer, on-stream, team) while
+/// portshmem is not running, before init or after finalize: each is refused with a status and one line.
+void calls_while_not_running(const std::string& when) {
+  clear_lines();
+  check(portshmem_my_pe() == -1 && portshmem_n_pes() == -1, "portshmem_my_pe/n_pes are -1 " + when);
+  check(!portshmem_initialized(), "portshmem_initialized() " + when);
+  expect_not_initialized("portshmem_barrier_all", portshmem_barrier_all(), when);
+  check(portshmem_malloc(64) == nullptr, "portshmem_malloc gives NULL " + when);
+  expect_not_initialized("portshmem_malloc", portshmem_last_status(), when);
+  long local = 0;
+  expect_not_initialized("portshmem_free", portshmem_free(&local), when);
+  check(portshmem_ptr(&local, 0) == nullptr, "portshmem_ptr gives NULL " + when);
+  expect_not_initialized("portshmem_ptr", portshmem_last_status(), when);
+  portshmem_ctx_t ctx;
+  expect_not_initialized("portshmem_get_ctx", portshmem_get_ctx(&ctx), when);
+  expect_not_initialized("portshmem_check_device_errors", portshmem_check_device_errors(), when);
+  expect_not_initialized("portshmem_putmem_on_stream", portshmem_putmem_on_stream(&local, &local, 8, 0, nullptr), when);
+  expect_not_initialized("portshmem_quiet_on_stream", portshmem_quiet_on_stream(nullptr), when);
+  expect_not_initialized("portshmem_team_sync", portshmem_team_sync(PORTSHMEM_TEAM_WORLD), when);
+}
+
+/// The application owns MPI: every call before init is refused; init_comm(MPI_COMM_NULL) is refused, and so are init
+/// after finalize and every other call; MPI survives them all.
 void lifecycle() {
   MPI_Init(nullptr, nullptr);
   g_pe = world_rank();
+  calls_while_not_running("before portshmem_init");
   check_status(portshmem_init_comm(MPI_COMM_NULL), PORTSHMEM_ERR_INVALID_ARG, "portshmem_init_comm(MPI_COMM_NULL)");
   check_status(portshmem_init(), PORTSHMEM_SUCCESS, "portshmem_init");
   check_status(portshmem_init(), PORTSHMEM_SUCCESS, "a second portshmem_init before finalize");
@@ -103,6 +138,7 @@ void lifecycle() {
   check_status(portshmem_init_comm(MPI_COMM_WORLD), PORTSHMEM_ERR_NOT_INITIALIZED,
                "portshmem_init_comm after portshmem_finalize");
   check(!portshmem_initialized(), "portshmem_initialized() after a refused init");
+  calls_while_not_running("after portshmem_finalize");
   int mpi_ok = 0; // MPI still works: the refusals touched nothing
   MPI_Allreduce(&g_pe, &mpi_ok, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   check(mpi_ok >= 0, "MPI_Allreduce after the refused init");

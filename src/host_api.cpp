@@ -184,8 +184,7 @@ extern "C" {
 portshmem_status_t portshmem_barrier_all(void) {
   runtime* rt = current();
   if (!rt) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                          "portshmem_barrier_all called before portshmem_init or after portshmem_finalize");
+    return PORTSHMEM_FAIL_NOT_RUNNING("portshmem_barrier_all");
   }
   // Device work of this PE first (its puts are then complete), then the stores of host threads, then everyone.
   // A kernel that trapped on a timed-out wait fails the synchronization on a GPU (and leaves the device unusable):
@@ -250,8 +249,7 @@ const char* portshmem_transport_string(portshmem_transport_t transport) {
 portshmem_status_t portshmem_get_ctx(portshmem_ctx_t* ctx) {
   runtime* rt = current();
   if (!rt) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                          "portshmem_get_ctx called before portshmem_init or after portshmem_finalize");
+    return PORTSHMEM_FAIL_NOT_RUNNING("portshmem_get_ctx");
   }
   if (!ctx) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "portshmem_get_ctx: ctx is NULL");
   *ctx = rt->ctx;
@@ -261,8 +259,7 @@ portshmem_status_t portshmem_get_ctx(portshmem_ctx_t* ctx) {
 portshmem_status_t portshmem_check_device_errors(void) {
   runtime* rt = current();
   if (!rt) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                          "portshmem_check_device_errors called before portshmem_init or after portshmem_finalize");
+    return PORTSHMEM_FAIL_NOT_RUNNING("portshmem_check_device_errors");
   }
   (void)hipDeviceSynchronize(); // a trapped kernel fails here; the record is in host memory and still readable
   return report_device_errors(*rt);

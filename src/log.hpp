@@ -64,6 +64,9 @@ portshmem_status_t report_at(log_level level, portshmem_status_t status, const c
 
 /// Logs a printf-style message at ERROR with the status name and evaluates to the status.
 #define PORTSHMEM_FAIL(status, ...) ::portshmem::detail::report((status), __FILE__, __LINE__, __VA_ARGS__)
+/// The status of a host call made while portshmem is not running (before init or after finalize), logged as one line.
+#define PORTSHMEM_FAIL_NOT_RUNNING(call)                                                                               \
+  PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "%s called before portshmem_init or after portshmem_finalize", (call))
 
 /// PORTSHMEM_FAIL at a level named by its enumerator: a failure with a fallback (warn) is not an error of the job.
 #define PORTSHMEM_FAIL_AT(level, status, ...)                                                                          \

@@ -63,8 +63,7 @@ void* allocate(std::size_t size, std::size_t alignment, bool zero, const char* c
                portshmem_status_t argument_status = PORTSHMEM_SUCCESS) {
   runtime* rt = current();
   if (!rt) {
-    set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                                   "%s called before portshmem_init or after portshmem_finalize", call));
+    set_last_status(PORTSHMEM_FAIL_NOT_RUNNING(call));
     return nullptr;
   }
   std::lock_guard<std::mutex> lock(rt->mutex);
@@ -211,8 +210,7 @@ void* portshmem_calloc(size_t count, size_t size) {
 portshmem_status_t portshmem_free(void* ptr) {
   runtime* rt = current();
   if (!rt) {
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                          "portshmem_free called before portshmem_init or after portshmem_finalize");
+    return PORTSHMEM_FAIL_NOT_RUNNING("portshmem_free");
   }
   std::lock_guard<std::mutex> lock(rt->mutex);
   // Compared across PEs as heap offsets; NULL and addresses outside the heap get fixed codes, so every PE passing
@@ -244,9 +242,7 @@ portshmem_status_t portshmem_last_status(void) {
 void* portshmem_ptr(const void* addr, int pe) {
   runtime* rt = current();
   if (!rt) {
-    return set_last_status(PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                                          "portshmem_ptr called before portshmem_init or after portshmem_finalize")),
-           nullptr;
+    return set_last_status(PORTSHMEM_FAIL_NOT_RUNNING("portshmem_ptr")), nullptr;
   }
   if (pe < 0 || pe >= rt->boot->size()) return set_last_status(PORTSHMEM_ERR_INVALID_PE), nullptr;
   const std::uintptr_t offset =

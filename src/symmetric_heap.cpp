@@ -241,9 +241,7 @@ portshmem_status_t portshmem_last_status(void) {
 
 void* portshmem_ptr(const void* addr, int pe) {
   runtime* rt = current();
-  if (!rt) {
-    return set_last_status(PORTSHMEM_FAIL_NOT_RUNNING("portshmem_ptr")), nullptr;
-  }
+  if (!rt) return set_last_status(PORTSHMEM_FAIL_NOT_RUNNING("portshmem_ptr")), nullptr;
   if (pe < 0 || pe >= rt->boot->size()) return set_last_status(PORTSHMEM_ERR_INVALID_PE), nullptr;
   const std::uintptr_t offset =
       reinterpret_cast<std::uintptr_t>(addr) - reinterpret_cast<std::uintptr_t>(rt->heap->local());

@@ -34,7 +34,7 @@ PORTSHMEM_DEVICE void group_end() {
 }
 
 /// Whether a thread's put of n bytes takes the put_word path: one naturally aligned 4- or 8-byte word, or two 8-byte
-/// words (16 bytes, 8-aligned), which the copy path would move 0.4 us slower per put-with-signal round trip (H100).
+/// words (16 bytes, 8-aligned; transport::ipc::put_word says why).
 template <class Group>
 PORTSHMEM_DEVICE bool is_word_put(const void* dest, const void* src, std::size_t n) {
   const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(dest) | reinterpret_cast<std::uintptr_t>(src);
